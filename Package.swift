@@ -1,0 +1,98 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// On Apple platforms KeychainServices and KeychainAuthentication re-export the system frameworks
+// (Security, LocalAuthentication); everywhere else they are implemented in this package.
+// This is the one place that switch is made (the swift-crypto model).
+let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]
+let useSystemFrameworks: [SwiftSetting] = [
+    .define("KEYCHAIN_USE_SYSTEM_FRAMEWORKS", .when(platforms: applePlatforms)),
+]
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "swift-keychain",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "KeychainServices", targets: ["KeychainServices"]),
+        .library(name: "KeychainAuthentication", targets: ["KeychainAuthentication"]),
+        .library(name: "KeychainStore", targets: ["KeychainStore"]),
+        .library(name: "KeychainKit", targets: ["KeychainKit"]),
+        .executable(name: "keychainctl", targets: ["keychainctl"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+    ],
+    targets: [
+        // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // Small C shims for system calls Swift cannot call directly (variadic syscall(2) for the
+        // kernel keyring, mlock, prctl).
+        .target(name: "CKeychainSystem"),
+        .target(
+            name: "KeychainStore",
+            dependencies: [
+                "CSQLite",
+                "CKeychainSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(
+            name: "KeychainAuthentication",
+            dependencies: [.target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi]))],
+            swiftSettings: strict + useSystemFrameworks
+        ),
+        .target(
+            name: "KeychainServices",
+            dependencies: [
+                "KeychainAuthentication",
+                .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+            ],
+            swiftSettings: strict + useSystemFrameworks
+        ),
+        .target(
+            name: "KeychainKit",
+            dependencies: ["KeychainServices", "KeychainAuthentication"],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keychainctl",
+            dependencies: [
+                "KeychainKit",
+                "KeychainServices",
+                "KeychainStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strict
+        ),
+        // The seed articles' code, with only the import line changed, run by SeedTests.
+        .executableTarget(
+            name: "seed-keychain-manager",
+            dependencies: ["KeychainServices"],
+            path: "Examples/SeedKeychainManager"
+        ),
+        .executableTarget(
+            name: "seed-internet-password",
+            dependencies: ["KeychainServices"],
+            path: "Examples/SeedInternetPassword"
+        ),
+        .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainStore"]),
+        .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainStore"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["KeychainServices", "KeychainStore"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

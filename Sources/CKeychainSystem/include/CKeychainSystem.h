@@ -1,0 +1,32 @@
+#ifndef CKEYCHAINSYSTEM_H
+#define CKEYCHAINSYSTEM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+// Thin, non-variadic wrappers over Linux system calls that Swift cannot call through the
+// variadic syscall(2). Each returns -1 and sets errno on failure, like the call it wraps.
+// On systems without the kernel keyring they fail with ENOSYS.
+
+/// Special keyring ids (KEY_SPEC_*).
+#define CKS_KEY_SPEC_SESSION_KEYRING (-3)
+#define CKS_KEY_SPEC_USER_KEYRING (-4)
+#define CKS_KEY_SPEC_USER_SESSION_KEYRING (-5)
+
+int32_t cks_add_key(const char *type, const char *description, const void *payload, size_t length, int32_t keyring);
+int32_t cks_request_key(const char *type, const char *description, int32_t keyring);
+long cks_keyctl_read(int32_t key, void *buffer, size_t length);
+long cks_keyctl_set_timeout(int32_t key, unsigned int seconds);
+long cks_keyctl_invalidate(int32_t key);
+long cks_keyctl_unlink(int32_t key, int32_t keyring);
+long cks_keyctl_get_keyring_id(int32_t keyring, int create);
+
+/// Keeps a memory range out of swap (best effort; returns -1 on failure).
+int cks_mlock(const void *address, size_t length);
+int cks_munlock(const void *address, size_t length);
+/// Overwrites memory in a way the optimiser may not remove.
+void cks_secure_zero(void *address, size_t length);
+/// Stops this process from writing core dumps (PR_SET_DUMPABLE 0).
+int cks_disable_core_dumps(void);
+
+#endif

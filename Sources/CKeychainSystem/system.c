@@ -1,0 +1,103 @@
+#define _GNU_SOURCE
+#include "CKeychainSystem.h"
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#endif
+
+#if defined(__linux__) && defined(SYS_add_key) && defined(SYS_keyctl)
+#define CKS_HAVE_KEYRING 1
+#endif
+
+int32_t cks_add_key(const char *type, const char *description, const void *payload, size_t length, int32_t keyring) {
+#ifdef CKS_HAVE_KEYRING
+    return (int32_t)syscall(SYS_add_key, type, description, payload, length, keyring);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+int32_t cks_request_key(const char *type, const char *description, int32_t keyring) {
+#ifdef CKS_HAVE_KEYRING
+    return (int32_t)syscall(SYS_request_key, type, description, NULL, keyring);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+// keyctl(2) operation numbers (linux/keyctl.h).
+enum { CKS_KEYCTL_GET_KEYRING_ID = 0, CKS_KEYCTL_UNLINK = 9, CKS_KEYCTL_READ = 11,
+       CKS_KEYCTL_SET_TIMEOUT = 15, CKS_KEYCTL_INVALIDATE = 21 };
+
+long cks_keyctl_read(int32_t key, void *buffer, size_t length) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_READ, key, buffer, length);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+long cks_keyctl_set_timeout(int32_t key, unsigned int seconds) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_SET_TIMEOUT, key, seconds);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+long cks_keyctl_invalidate(int32_t key) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_INVALIDATE, key);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+long cks_keyctl_unlink(int32_t key, int32_t keyring) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_UNLINK, key, keyring);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+long cks_keyctl_get_keyring_id(int32_t keyring, int create) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_GET_KEYRING_ID, keyring, create);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+int cks_mlock(const void *address, size_t length) {
+#if defined(__linux__)
+    return mlock(address, length);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+int cks_munlock(const void *address, size_t length) {
+#if defined(__linux__)
+    return munlock(address, length);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+void cks_secure_zero(void *address, size_t length) {
+    volatile unsigned char *p = (volatile unsigned char *)address;
+    while (length--) { *p++ = 0; }
+}
+
+int cks_disable_core_dumps(void) {
+#if defined(__linux__)
+    return prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}

@@ -1,0 +1,150 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+public import Foundation
+
+// Linux has no CoreFoundation names in Swift. Apple-style keychain code uses a handful of them, so
+// they are declared here as aliases of the Foundation classes that play the same role. With these,
+// `query as CFDictionary`, `var result: CFTypeRef?`, `result as? Data`, `"x" as CFString` and
+// `kCFBooleanTrue!` compile unchanged. CoreFoundation itself is never imported.
+
+/// Any CoreFoundation object: here, any class instance.
+public typealias CFTypeRef = AnyObject
+/// Stand-in for CoreFoundation's string type.
+public typealias CFString = NSString
+/// Stand-in for CoreFoundation's mutable string type.
+public typealias CFMutableString = NSMutableString
+/// Stand-in for CoreFoundation's dictionary type.
+public typealias CFDictionary = NSDictionary
+/// Stand-in for CoreFoundation's mutable dictionary type.
+public typealias CFMutableDictionary = NSMutableDictionary
+/// Stand-in for CoreFoundation's array type.
+public typealias CFArray = NSArray
+/// Stand-in for CoreFoundation's data type.
+public typealias CFData = NSData
+/// Stand-in for CoreFoundation's number type.
+public typealias CFNumber = NSNumber
+/// Stand-in for CoreFoundation's boolean type (a number whose type is `c`, as Foundation makes it).
+public typealias CFBoolean = NSNumber
+/// Stand-in for CoreFoundation's date type.
+public typealias CFDate = NSDate
+/// Stand-in for CoreFoundation's null singleton type.
+public typealias CFNull = NSNull
+/// Stand-in for CoreFoundation's error type.
+public typealias CFError = NSError
+/// The name of an error domain.
+public typealias CFErrorDomain = CFString
+/// A signed count or index, as CoreFoundation uses it.
+public typealias CFIndex = Int
+/// The identifier of a CoreFoundation type, see ``CFGetTypeID(_:)``.
+public typealias CFTypeID = UInt
+/// Bit flags, as CoreFoundation spells them.
+public typealias CFOptionFlags = UInt
+/// A status code: zero for success, a negative `errSec*` value for a failure.
+public typealias OSStatus = Int32
+
+/// Memory allocators do not exist on this platform; the type is kept so that signatures taking an
+/// allocator compile. Pass `nil` or ``kCFAllocatorDefault``.
+public final class CFAllocator: Sendable {
+    private init() {}
+}
+
+/// The default allocator: always `nil` here.
+nonisolated(unsafe) public let kCFAllocatorDefault: CFAllocator! = nil
+
+/// The status meaning "no error".
+public let noErr: OSStatus = 0
+
+/// The boolean true object; compare with `===` or use it as a dictionary value.
+nonisolated(unsafe) public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+/// The boolean false object.
+nonisolated(unsafe) public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+/// The null object.
+nonisolated(unsafe) public let kCFNull: CFNull! = NSNull()
+/// The Info.plist key of a bundle identifier.
+nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier"
+/// The error domain whose codes are `OSStatus` values.
+nonisolated(unsafe) public let kCFErrorDomainOSStatus: CFErrorDomain! = "NSOSStatusErrorDomain"
+
+/// Type identifiers returned by ``CFGetTypeID(_:)``. The numbers are ours; only equality matters.
+private enum TypeIdentifier: CFTypeID {
+    case other = 1, string, data, number, boolean, dictionary, array, date, null, error
+}
+
+/// The type identifier of an object, comparable with `CFStringGetTypeID()` and its siblings.
+public func CFGetTypeID(_ object: CFTypeRef?) -> CFTypeID {
+    switch object {
+    case is NSString, is String: return TypeIdentifier.string.rawValue
+    case is NSData, is Data: return TypeIdentifier.data.rawValue
+    case let number as NSNumber:
+        return number.isBooleanObject ? TypeIdentifier.boolean.rawValue : TypeIdentifier.number.rawValue
+    case is NSDictionary: return TypeIdentifier.dictionary.rawValue
+    case is NSArray: return TypeIdentifier.array.rawValue
+    case is NSDate, is Date: return TypeIdentifier.date.rawValue
+    case is NSNull: return TypeIdentifier.null.rawValue
+    case is NSError: return TypeIdentifier.error.rawValue
+    default: return TypeIdentifier.other.rawValue
+    }
+}
+
+/// The type identifier of strings.
+public func CFStringGetTypeID() -> CFTypeID { TypeIdentifier.string.rawValue }
+/// The type identifier of data objects.
+public func CFDataGetTypeID() -> CFTypeID { TypeIdentifier.data.rawValue }
+/// The type identifier of numbers (booleans have their own).
+public func CFNumberGetTypeID() -> CFTypeID { TypeIdentifier.number.rawValue }
+/// The type identifier of booleans.
+public func CFBooleanGetTypeID() -> CFTypeID { TypeIdentifier.boolean.rawValue }
+/// The type identifier of dictionaries.
+public func CFDictionaryGetTypeID() -> CFTypeID { TypeIdentifier.dictionary.rawValue }
+/// The type identifier of arrays.
+public func CFArrayGetTypeID() -> CFTypeID { TypeIdentifier.array.rawValue }
+/// The type identifier of dates.
+public func CFDateGetTypeID() -> CFTypeID { TypeIdentifier.date.rawValue }
+/// The type identifier of the null object.
+public func CFNullGetTypeID() -> CFTypeID { TypeIdentifier.null.rawValue }
+/// The type identifier of errors.
+public func CFErrorGetTypeID() -> CFTypeID { TypeIdentifier.error.rawValue }
+
+/// The value of a boolean object.
+public func CFBooleanGetValue(_ boolean: CFBoolean!) -> Bool { boolean.boolValue }
+
+/// The code of an error (for keychain errors, the `OSStatus`).
+public func CFErrorGetCode(_ error: CFError!) -> CFIndex { error.code }
+/// The domain of an error.
+public func CFErrorGetDomain(_ error: CFError!) -> CFErrorDomain! { error.domain as NSString }
+/// The user-info dictionary of an error.
+public func CFErrorCopyUserInfo(_ error: CFError!) -> CFDictionary! {
+    NSDictionary(dictionary: error.userInfo)
+}
+/// A human-readable description of an error.
+public func CFErrorCopyDescription(_ error: CFError!) -> CFString! { error.localizedDescription as NSString }
+/// Makes an error object.
+public func CFErrorCreate(
+    _ allocator: CFAllocator!, _ domain: CFErrorDomain!, _ code: CFIndex, _ userInfo: CFDictionary!
+) -> CFError! {
+    var info: [String: Any] = [:]
+    if let userInfo {
+        for (key, value) in userInfo { if let key = key as? String { info[key] = value } }
+    }
+    return NSError(domain: domain as String, code: code, userInfo: info)
+}
+
+/// Reference counting is automatic here; kept so that code calling it compiles.
+@discardableResult
+public func CFRetain(_ object: CFTypeRef!) -> CFTypeRef! { object }
+/// Reference counting is automatic here; kept so that code calling it compiles.
+public func CFRelease(_ object: CFTypeRef!) {}
+
+/// Whether two objects are equal, as CoreFoundation compares them.
+public func CFEqual(_ lhs: CFTypeRef!, _ rhs: CFTypeRef!) -> Bool {
+    guard let lhs = lhs as? NSObject, let rhs = rhs as? NSObject else { return lhs === rhs }
+    return lhs.isEqual(rhs)
+}
+
+extension NSNumber {
+    /// Whether Foundation made this number from a Swift `Bool` (its type encoding is `c`).
+    /// This is how booleans are told from integers here, where CFBoolean is not a separate class.
+    var isBooleanObject: Bool {
+        objCType.pointee == CChar(UInt8(ascii: "c"))
+    }
+}
+#endif

@@ -1,0 +1,240 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Foundation
+import KeychainStore
+
+/// Reads a SecItem dictionary the way Security's client and daemon do (APPLE-SEMANTICS §1, §3.1):
+/// a key of exactly four characters is an attribute of the class (unknown: `errSecNoSuchAttr`);
+/// otherwise its first letter says what it is (`c`lass, `m`atch, `r`eturn, `u`se, `v`alue; `f`
+/// is ignored); anything else is `errSecParam`. The first error stops parsing.
+enum QueryParser {
+    static let returnKeys: Set<String> = ["r_Data", "r_Attributes", "r_Ref", "r_PersistentRef"]
+    static let useKeys: Set<String> = [
+        "u_ItemList", "u_Tomb", "u_CredRef", "u_OpPrompt", "u_NoAuthUI", "u_AuthUI", "u_AuthCtx",
+        "u_SystemKeychainAlways", "u_SystemKeychain", "u_SyncBubbleKeychain", "u_CallerName",
+        "u_TokenRawItems", "u_CertWithIssuers", "u_UserIndependentKeychain", "u_Keychain",
+    ]
+    /// inet's extra secret fields, which Security only lets entitled callers write.
+    static let entitledInternetFields: Set<String> = ["binn", "bini", "bin0", "bin1", "bin2", "bin3"]
+
+    static func parse(_ dictionary: NSDictionary, for operation: Operation) throws(StatusError) -> ParsedQuery {
+        var query = ParsedQuery()
+        var entries: [(String, Any)] = []
+        entries.reserveCapacity(dictionary.count)
+        for (key, value) in dictionary {
+            guard let key = key as? String else { throw StatusError(key is NSNumber ? -25303 : -50) }
+            entries.append((key, value))
+        }
+        query.requestClass = try resolveClass(entries, &query)
+        for (key, value) in entries {
+            try apply(key, value, to: &query, operation: operation)
+        }
+        guard query.nonAttributeKeyCount <= 128 else { throw StatusError(-50) }
+        if query.accessControl != nil && query.attributes["pdmn"] != nil { throw StatusError(-50) }
+        if query.attributes["ggrp"] != nil && query.attributes["sync"]?.integerValue == 1 { throw StatusError(-50) }
+        if let control = query.accessControl {
+            // Any access control object carries an ACL, and ACL items cannot synchronize.
+            if query.attributes["sync"]?.integerValue == 1 && (operation == .add || operation == .update) { throw StatusError(-50) }
+            query.attributes["pdmn"] = .string(control.protection)
+        }
+        return query
+    }
+
+    /// The class comes from `kSecClass`, or from a persistent reference's prefix.
+    private static func resolveClass(_ entries: [(String, Any)], _ query: inout ParsedQuery) throws(StatusError) -> RequestClass {
+        if let (_, raw) = entries.first(where: { $0.0 == "v_PersistentRef" }) {
+            guard let data = raw as? Data else { throw StatusError(-50) }
+            query.persistentReference = try PersistentReference(data)
+        }
+        var code: String
+        if let (_, raw) = entries.first(where: { $0.0 == "class" }) {
+            guard let name = raw as? String else { throw StatusError(-50) }
+            code = name
+            if let reference = query.persistentReference, reference.classCode != name { throw StatusError(-25306) }
+        } else if let reference = query.persistentReference {
+            code = reference.classCode
+        } else {
+            throw StatusError(-50)
+        }
+        if code == "idnt" { return .identity }
+        guard let itemClass = ItemClass(code: code) else { throw StatusError(-25306) }
+        return .table(itemClass)
+    }
+
+    private static func apply(_ key: String, _ value: Any, to query: inout ParsedQuery, operation: Operation) throws(StatusError) {
+        if key.utf16.count == 4 {
+            try applyAttribute(key, value, to: &query, operation: operation)
+            return
+        }
+        query.nonAttributeKeyCount += 1
+        switch key.first {
+        case "c":
+            guard key == "class" else { throw StatusError(-50) }
+        case "m":
+            if key == "m_Limit" {
+                query.limit = try parseLimit(value)
+            } else {
+                query.matchKeys[key] = value
+            }
+        case "r":
+            guard returnKeys.contains(key) else { throw StatusError(-50) }
+            // Matches Security: return keys take booleans only; @1 is errSecParam.
+            guard let flag = ValueConversion.boolean(value) else { throw StatusError(-50) }
+            switch key {
+            case "r_Data": query.returnData = flag
+            case "r_Attributes": query.returnAttributes = flag
+            case "r_Ref": query.returnRef = flag
+            default: query.returnPersistentRef = flag
+            }
+        case "u":
+            guard useKeys.contains(key) else { throw StatusError(-50) }
+            try applyUseKey(key, value, to: &query)
+        case "v":
+            switch key {
+            case "v_Data":
+                guard let data = value as? Data else { throw StatusError(-50) }
+                query.valueData = data
+            case "v_PersistentRef":
+                break // read with the class
+            case "v_Ref":
+                // Passwords have no reference type; keys and certificates are not implemented yet.
+                query.hasValueRef = true
+                throw StatusError(-50)
+            default:
+                throw StatusError(-50)
+            }
+        case "f":
+            break
+        default:
+            throw StatusError(-50)
+        }
+    }
+
+    private static func parseLimit(_ value: Any) throws(StatusError) -> MatchLimit {
+        if let name = value as? String {
+            switch name {
+            case "m_LimitOne": return .count(1)
+            case "m_LimitAll": return .all
+            default: throw StatusError(-50)
+            }
+        }
+        if ValueConversion.boolean(value) == nil, let number = value as? NSNumber {
+            let n = number.intValue
+            return n < 0 ? .all : .count(n)
+        }
+        throw StatusError(-50)
+    }
+
+    private static func applyUseKey(_ key: String, _ value: Any, to query: inout ParsedQuery) throws(StatusError) {
+        switch key {
+        case "u_AuthUI":
+            guard let string = value as? String else { throw StatusError(-50) }
+            query.authenticationUI = string
+        case "u_NoAuthUI":
+            if ValueConversion.boolean(value) == true { query.authenticationUI = "u_AuthUIF" }
+        case "u_OpPrompt":
+            query.operationPrompt = value as? String
+        case "u_AuthCtx":
+            if query.authenticationContext != nil { throw StatusError(-50) }
+            query.authenticationContext = value as AnyObject
+        case "u_CredRef":
+            guard value is Data else { throw StatusError(-50) }
+            if query.authenticationContext != nil { throw StatusError(-50) }
+            query.authenticationContext = value as AnyObject
+        case "u_ItemList":
+            query.useItemList = true
+        case "u_Tomb":
+            switch ValueConversion.input(value) {
+            case .boolean, .integer: break
+            case .string(let s) where Int(s) != nil: break
+            default: throw StatusError(-50)
+            }
+        default:
+            break
+        }
+    }
+
+    private static func applyAttribute(_ name: String, _ value: Any, to query: inout ParsedQuery, operation: Operation) throws(StatusError) {
+        switch name {
+        case "nleg", "musr":
+            return // kSecUseDataProtectionKeychain is a no-op; the user view is not the caller's to set
+        case "clip":
+            throw StatusError(-50)
+        case "accc":
+            guard let control = value as? SecAccessControl else { throw StatusError(-50) }
+            query.accessControl = control
+            return
+        case "sync":
+            if let string = value as? String, string == "syna" {
+                query.anySynchronizable = true
+                return
+            }
+        default:
+            break
+        }
+        guard let kind = attributeKind(name, in: query.requestClass) else {
+            if case .table(.internetPassword) = query.requestClass, entitledInternetFields.contains(name) {
+                throw StatusError(-34018)
+            }
+            throw StatusError(-25303)
+        }
+        do {
+            query.attributes[name] = try AttributeValue.coerce(ValueConversion.input(value), to: kind)
+        } catch {
+            throw StatusError(error.status)
+        }
+    }
+
+    /// The kind of attribute `name` in the requested class; identities accept any attribute of
+    /// certificates or keys (certificates first, as Security looks them up).
+    static func attributeKind(_ name: String, in requestClass: RequestClass) -> AttributeKind? {
+        switch requestClass {
+        case .table(let itemClass):
+            return itemClass.schema.attribute(name)?.kind
+        case .identity:
+            return (ItemClass.certificate.schema.attribute(name) ?? ItemClass.key.schema.attribute(name))?.kind
+        }
+    }
+
+    /// Reads `attributesToUpdate` (APPLE-SEMANTICS §3.11): every key is looked up as a class
+    /// attribute, so `class`, return, match and use keys are `errSecNoSuchAttr`; `v_Data` is the
+    /// new secret; `musr`, `nleg`, `persistref` and `sync = syna` are ignored.
+    static func parseChanges(_ dictionary: NSDictionary, for requestClass: RequestClass) throws(StatusError) -> (attributes: [String: AttributeValue], secret: Data?, accessControl: SecAccessControl?) {
+        var attributes: [String: AttributeValue] = [:]
+        var secret: Data?
+        var accessControl: SecAccessControl?
+        for (rawKey, value) in dictionary {
+            guard let key = rawKey as? String else { throw StatusError(-50) }
+            switch key {
+            case "musr", "nleg", "persistref": continue
+            case "v_Data":
+                guard let data = value as? Data else { throw StatusError(-50) }
+                secret = data
+                continue
+            case "ggrp", "clip", "rowid", "v_pk", "data": throw StatusError(-50)
+            case "accc":
+                guard let control = value as? SecAccessControl else { throw StatusError(-50) }
+                accessControl = control
+                continue
+            case "sync":
+                if (value as? String) == "syna" { continue }
+            default: break
+            }
+            guard let kind = attributeKind(key, in: requestClass) else {
+                if case .table(.internetPassword) = requestClass, entitledInternetFields.contains(key) { throw StatusError(-34018) }
+                throw StatusError(-25303)
+            }
+            do {
+                attributes[key] = try AttributeValue.coerce(ValueConversion.input(value), to: kind)
+            } catch {
+                throw StatusError(error.status)
+            }
+        }
+        if let accessControl {
+            if attributes["pdmn"] != nil { throw StatusError(-50) }
+            if attributes["sync"]?.integerValue == 1 { throw StatusError(-50) }
+            attributes["pdmn"] = .string(accessControl.protection)
+        }
+        return (attributes, secret, accessControl)
+    }
+}
+#endif

@@ -1,0 +1,70 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Foundation
+import KeychainStore
+
+/// Builds what SecItemAdd and SecItemCopyMatching hand back (APPLE-SEMANTICS §3.3).
+enum ResultShaper {
+    /// Attributes CopyMatching never returns.
+    private static let hiddenFromSearch: Set<String> = ["UUID", "persistref"]
+
+    /// The value for one item, or nil when there is none to give (data asked for alone on an
+    /// item without data; a reference asked for alone on a password).
+    static func value(for item: StoredItem, query: ParsedQuery, forAdd: Bool) -> AnyObject? {
+        let wantsDictionary = query.returnAttributes || query.returnRef
+            || (query.returnData && query.returnPersistentRef)
+        if !wantsDictionary {
+            if query.returnData {
+                // SecItemAdd returns empty data for an item without data; CopyMatching returns nothing.
+                if let secret = item.secret { return secret as NSData }
+                return forAdd ? NSData() : nil
+            }
+            if query.returnPersistentRef { return item.persistentReferenceData as NSData }
+            return nil // kSecReturnRef on a password: success with no object
+        }
+        let dictionary = forAdd ? addAttributes(item, query: query) : searchAttributes(item)
+        if query.returnRef { dictionary["class"] = item.itemClass.code as NSString }
+        if query.returnData, let secret = item.secret { dictionary["v_Data"] = secret as NSData }
+        if query.returnPersistentRef { dictionary["v_PersistentRef"] = item.persistentReferenceData as NSData }
+        return dictionary
+    }
+
+    /// CopyMatching's attribute dictionary: every stored attribute (with `musr`, `tomb`, `sync`,
+    /// `sha1`) plus an access-control object, without the item's internal identifiers.
+    private static func searchAttributes(_ item: StoredItem) -> NSMutableDictionary {
+        let dictionary = NSMutableDictionary(capacity: item.attributes.count + 3)
+        for (name, value) in item.attributes where !hiddenFromSearch.contains(name) {
+            dictionary[name as NSString] = ValueConversion.object(value)
+        }
+        if let pdmn = item.attributes["pdmn"]?.stringValue {
+            dictionary["accc"] = SecAccessControl(protection: pdmn, flags: [])
+        }
+        return dictionary
+    }
+
+    /// SecItemAdd's attribute dictionary: only attributes Apple marks as returned (no `musr`,
+    /// `tomb`, `UUID`), and `accc` only if the caller gave one.
+    private static func addAttributes(_ item: StoredItem, query: ParsedQuery) -> NSMutableDictionary {
+        let schema = item.itemClass.schema
+        let dictionary = NSMutableDictionary(capacity: item.attributes.count + 2)
+        for (name, value) in item.attributes where schema.attribute(name)?.isReturned ?? false {
+            dictionary[name as NSString] = ValueConversion.object(value)
+        }
+        if let control = query.accessControl { dictionary["accc"] = control }
+        return dictionary
+    }
+
+    /// The result of CopyMatching for all matched items: one value when the limit is one,
+    /// otherwise an array (even for one match; empty when nothing is asked to be returned).
+    static func searchResult(_ items: [StoredItem], query: ParsedQuery) -> AnyObject? {
+        let limit = query.limit ?? .count(1)
+        if limit.isOne {
+            return items.first.flatMap { value(for: $0, query: query, forAdd: false) }
+        }
+        let array = NSMutableArray(capacity: items.count)
+        for item in items {
+            if let value = value(for: item, query: query, forAdd: false) { array.add(value) }
+        }
+        return array
+    }
+}
+#endif

@@ -1,0 +1,150 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Foundation
+import KeychainStore
+
+/// The implementations behind the four SecItem functions. Each returns a status; nothing here
+/// throws out or traps on bad input.
+enum SecItemImplementation {
+    static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        run {
+            let query = try QueryParser.parse(dictionary, for: .add)
+            if query.isAuthenticationSkip { throw StatusError(-50) }
+            if let reference = query.persistentReference, reference.identity == nil { throw StatusError(-50) }
+            // Matches Security: a search key or kSecUseItemList makes SecItemAdd return success
+            // without storing anything (its add routine returns a bool as a status).
+            if !query.matchKeys.isEmpty || query.limit != nil || query.useItemList { return }
+            guard case .table(let itemClass) = query.requestClass else { throw StatusError(-50) }
+            if query.accessControl.map({ !$0.constraints.isEmpty }) ?? false {
+                // Access control with authentication is not enforced yet; storing the item without
+                // it would silently weaken what the caller asked for.
+                throw StatusError(-4)
+            }
+            let context = try KeychainContext.current()
+            let item = try context.file.add(itemClass, attributes: query.attributes, secret: query.valueData,
+                                             identity: context.identity)
+            if query.returnsAnything, let result {
+                var stored = item
+                if stored.secret == nil && query.valueData == nil { stored.secret = nil }
+                result.pointee = ResultShaper.value(for: stored, query: query, forAdd: true)
+            }
+        }
+    }
+
+    static func copyMatching(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        run {
+            let query = try QueryParser.parse(dictionary, for: .copyMatching)
+            if query.useItemList { throw StatusError(-50) }
+            if let reference = query.persistentReference {
+                // A persistent reference names one item: no other attribute may narrow it.
+                if !query.attributes.isEmpty || query.anySynchronizable { throw StatusError(-50) }
+                if reference.identity == nil { throw StatusError(-25300) }
+            }
+            try checkSearchKeys(query)
+            let limit = query.limit ?? .count(1)
+            if limit == .count(0) { throw StatusError(-25300) }
+            guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
+            let context = try KeychainContext.current()
+            let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
+            var items = try context.file.find(query.itemQuery(itemClass), identity: context.identity,
+                                              limit: host == nil ? limit.maximum : nil,
+                                              includeSecrets: query.returnData)
+            if let host {
+                items = items.filter { hostMatches($0.attributes["srvr"], host) }
+                if let maximum = limit.maximum { items = Array(items.prefix(maximum)) }
+            }
+            guard !items.isEmpty else { throw StatusError(-25300) }
+            if let result {
+                let value = ResultShaper.searchResult(items, query: query)
+                if !(limit.isOne && !query.returnsAnything) { result.pointee = value }
+            }
+        }
+    }
+
+    static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
+        run {
+            let query = try QueryParser.parse(dictionary, for: .update)
+            // On iOS, return keys set to true in an update's query are errSecParam.
+            if query.returnsAnything || !query.matchKeys.isEmpty || query.limit != nil || query.useItemList
+                || query.isAuthenticationSkip { throw StatusError(-50) }
+            if let reference = query.persistentReference, reference.identity == nil {
+                if !query.attributes.isEmpty { throw StatusError(-50) }
+                throw StatusError(-25300)
+            }
+            let parsedChanges = try QueryParser.parseChanges(changes, for: query.requestClass)
+            if parsedChanges.accessControl.map({ !$0.constraints.isEmpty }) ?? false { throw StatusError(-4) }
+            guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
+            let context = try KeychainContext.current()
+            try context.file.update(query.itemQuery(itemClass), changes: parsedChanges.attributes,
+                                    secret: parsedChanges.secret, identity: context.identity)
+        }
+    }
+
+    static func delete(_ dictionary: NSDictionary) -> OSStatus {
+        run {
+            let query = try QueryParser.parse(dictionary, for: .delete)
+            // Delete always acts on every match, so any search key (even kSecMatchLimitAll) is refused.
+            if !query.matchKeys.isEmpty || query.limit != nil || query.isAuthenticationSkip { throw StatusError(-50) }
+            if let reference = query.persistentReference, reference.identity == nil {
+                if !query.attributes.isEmpty { throw StatusError(-50) }
+                throw StatusError(-25300)
+            }
+            let context = try KeychainContext.current()
+            switch query.requestClass {
+            case .table(let itemClass):
+                try context.file.delete(query.itemQuery(itemClass), identity: context.identity)
+            case .identity:
+                // An identity is a certificate and its private key; with neither stored as a pair
+                // there is never one to delete.
+                throw StatusError(-25300)
+            }
+        }
+    }
+
+    /// Search keys that only make sense for some classes (APPLE-SEMANTICS §3.6).
+    private static func checkSearchKeys(_ query: ParsedQuery) throws(StatusError) {
+        let certificateLike = query.requestClass == .table(.certificate) || query.requestClass == .identity
+        for (key, value) in query.matchKeys {
+            switch key {
+            case "m_Issuers", "m_Policy":
+                if !certificateLike { throw StatusError(-4) }
+            case "m_HostOrSubdomainOfHost":
+                guard query.requestClass == .table(.internetPassword) else { throw StatusError(-4) }
+                guard value is String else { throw StatusError(-50) }
+            case "m_ValidOnDate":
+                guard value is Date || value is NSNull else { throw StatusError(-50) }
+            case "m_TrustedOnly":
+                guard ValueConversion.boolean(value) != nil else { throw StatusError(-50) }
+            case "m_EmailAddressIfPresent":
+                guard value is String else { throw StatusError(-50) }
+            default:
+                break // case-insensitive, item list, subject searches: accepted and ignored, as on Apple
+            }
+        }
+    }
+
+    /// `kSecMatchHostOrSubdomainOfHost`: the server is the host or ends with "." + host.
+    private static func hostMatches(_ server: AttributeValue?, _ host: String) -> Bool {
+        guard let server = server?.stringValue else { return false }
+        return server == host || server.hasSuffix("." + host)
+    }
+
+    /// Runs an operation, turning every failure into its status.
+    private static func run(_ body: () throws -> Void) -> OSStatus {
+        do {
+            try body()
+            return 0
+        } catch {
+            return status(for: error)
+        }
+    }
+
+    /// The one place engine and parser errors become `OSStatus` values.
+    static func status(for error: any Error) -> OSStatus {
+        switch error {
+        case let error as StatusError: return error.status
+        case let error as KeychainStoreError: return error.status
+        default: return -26276
+        }
+    }
+}
+#endif

@@ -1,0 +1,106 @@
+import Foundation
+import Crypto
+
+/// Encrypts an item's two parts (attributes, secret) with AES-256-GCM under fresh per-item keys,
+/// each wrapped by the item's protection-class key.
+///
+/// A sealed part is: format byte 1 ‖ wrapped key (nonce, 32-byte key, tag = 60 bytes) ‖ sealed
+/// content (nonce ‖ ciphertext ‖ tag). The row's identity (table, persistent reference) is
+/// authenticated data of the content, and the protection class is authenticated data of the key
+/// wrap, so a blob copied to another row or relabelled with another class fails to open.
+enum ItemSealer {
+    enum Part: String { case attributes = "meta", secret = "secret" }
+
+    static let wrappedKeyLength = 60
+
+    static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
+                     protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> Data {
+        let itemKey = SymmetricKey(size: .bits256)
+        do {
+            let content = try AES.GCM.seal(plaintext, using: itemKey,
+                                           authenticating: contentAAD(part, table, persistentRef)).combined!
+            let wrapped = try wrap(itemKey, part: part, table: table, persistentRef: persistentRef,
+                                   protection: protection, classKey: classKey)
+            var out = Data([1])
+            out.append(wrapped)
+            out.append(content)
+            return out
+        } catch {
+            throw .allocate("encryption failed")
+        }
+    }
+
+    static func open(_ sealed: Data, part: Part, table: String, persistentRef: Data,
+                     protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> Data {
+        let (wrapped, content) = try split(sealed)
+        let itemKey = try unwrap(wrapped, part: part, table: table, persistentRef: persistentRef,
+                                 protection: protection, classKey: classKey)
+        do {
+            let box = try AES.GCM.SealedBox(combined: content)
+            return try AES.GCM.open(box, using: itemKey, authenticating: contentAAD(part, table, persistentRef))
+        } catch {
+            throw .decode("an item failed its integrity check")
+        }
+    }
+
+    /// Re-wraps the item key of a sealed part for another protection class; the content is kept.
+    static func rewrap(_ sealed: Data, part: Part, table: String, persistentRef: Data,
+                       from old: ProtectionClass, oldKey: SymmetricKey,
+                       to new: ProtectionClass, newKey: SymmetricKey) throws(KeychainStoreError) -> Data {
+        let (wrapped, content) = try split(sealed)
+        let itemKey = try unwrap(wrapped, part: part, table: table, persistentRef: persistentRef,
+                                 protection: old, classKey: oldKey)
+        let rewrapped: Data
+        do {
+            rewrapped = try wrap(itemKey, part: part, table: table, persistentRef: persistentRef,
+                                 protection: new, classKey: newKey)
+        } catch {
+            throw .allocate("encryption failed")
+        }
+        var out = Data([1])
+        out.append(rewrapped)
+        out.append(content)
+        return out
+    }
+
+    private static func split(_ sealed: Data) throws(KeychainStoreError) -> (Data, Data) {
+        guard sealed.count > 1 + wrappedKeyLength + 28, sealed.first == 1 else {
+            throw .decode("an item blob is damaged")
+        }
+        let start = sealed.startIndex + 1
+        let wrapped = sealed.subdata(in: start..<start + wrappedKeyLength)
+        let content = sealed.subdata(in: start + wrappedKeyLength..<sealed.endIndex)
+        return (wrapped, content)
+    }
+
+    private static func wrap(_ itemKey: SymmetricKey, part: Part, table: String, persistentRef: Data,
+                             protection: ProtectionClass, classKey: SymmetricKey) throws -> Data {
+        let bytes = itemKey.withUnsafeBytes { Data($0) }
+        return try AES.GCM.seal(bytes, using: classKey,
+                                authenticating: wrapAAD(part, table, persistentRef, protection)).combined!
+    }
+
+    private static func unwrap(_ wrapped: Data, part: Part, table: String, persistentRef: Data,
+                               protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> SymmetricKey {
+        do {
+            let box = try AES.GCM.SealedBox(combined: wrapped)
+            let bytes = try AES.GCM.open(box, using: classKey,
+                                         authenticating: wrapAAD(part, table, persistentRef, protection))
+            return SymmetricKey(data: bytes)
+        } catch {
+            throw .decode("an item key failed its integrity check")
+        }
+    }
+
+    private static func contentAAD(_ part: Part, _ table: String, _ persistentRef: Data) -> Data {
+        var aad = Data("swift-keychain/\(part.rawValue)/\(table)/".utf8)
+        aad.append(persistentRef)
+        return aad
+    }
+
+    private static func wrapAAD(_ part: Part, _ table: String, _ persistentRef: Data, _ protection: ProtectionClass) -> Data {
+        var aad = Data("swift-keychain/wrap/\(part.rawValue)/\(table)/\(protection.rawValue)/".utf8)
+        aad.append(persistentRef)
+        return aad
+    }
+}

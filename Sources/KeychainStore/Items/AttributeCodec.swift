@@ -1,0 +1,108 @@
+import Foundation
+
+/// Serialises an item's attributes into the plaintext of its metadata blob and back.
+///
+/// Format (little-endian): version byte 1, attribute count (UInt16), then per attribute: name
+/// length (UInt8), name bytes, a type tag and the value (`s`/`d`: UInt32 length and bytes,
+/// `i`: Int64, `r`/`t`: Float64 bits). Decoding checks every length, so a damaged blob is an
+/// error, never a crash.
+enum AttributeCodec {
+    static func encode(_ attributes: [String: AttributeValue]) -> Data {
+        var out = Data()
+        out.reserveCapacity(64 + attributes.count * 24)
+        out.append(1)
+        append(UInt16(attributes.count), to: &out)
+        for name in attributes.keys.sorted() {
+            let value = attributes[name]!
+            let nameBytes = Array(name.utf8)
+            out.append(UInt8(nameBytes.count))
+            out.append(contentsOf: nameBytes)
+            switch value {
+            case .string(let s):
+                out.append(0x73)
+                let bytes = Array(s.utf8)
+                append(UInt32(bytes.count), to: &out)
+                out.append(contentsOf: bytes)
+            case .data(let d):
+                out.append(0x64)
+                append(UInt32(d.count), to: &out)
+                out.append(d)
+            case .integer(let i):
+                out.append(0x69)
+                append(UInt64(bitPattern: i), to: &out)
+            case .real(let r):
+                out.append(0x72)
+                append(r.bitPattern, to: &out)
+            case .date(let t):
+                out.append(0x74)
+                append(t.bitPattern, to: &out)
+            }
+        }
+        return out
+    }
+
+    static func decode(_ data: Data) throws(KeychainStoreError) -> [String: AttributeValue] {
+        var reader = ByteReader(data)
+        guard try reader.byte() == 1 else { throw .decode("unknown attribute encoding version") }
+        let count = Int(try reader.uint16())
+        var attributes: [String: AttributeValue] = [:]
+        attributes.reserveCapacity(count)
+        for _ in 0..<count {
+            let nameLength = Int(try reader.byte())
+            guard let name = String(validatingUTF8Data: try reader.bytes(nameLength)) else {
+                throw .decode("attribute name is not UTF-8")
+            }
+            switch try reader.byte() {
+            case 0x73:
+                let length = Int(try reader.uint32())
+                guard let s = String(validatingUTF8Data: try reader.bytes(length)) else { throw .decode("string is not UTF-8") }
+                attributes[name] = .string(s)
+            case 0x64:
+                let length = Int(try reader.uint32())
+                attributes[name] = .data(try reader.bytes(length))
+            case 0x69: attributes[name] = .integer(Int64(bitPattern: try reader.uint64()))
+            case 0x72: attributes[name] = .real(Double(bitPattern: try reader.uint64()))
+            case 0x74: attributes[name] = .date(Double(bitPattern: try reader.uint64()))
+            default: throw .decode("unknown attribute type tag")
+            }
+        }
+        guard reader.isAtEnd else { throw .decode("trailing bytes after the attributes") }
+        return attributes
+    }
+
+    private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
+        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    }
+}
+
+/// Bounds-checked reading of a byte buffer.
+struct ByteReader {
+    private let bytes: Data
+    private var offset: Int
+
+    init(_ data: Data) {
+        self.bytes = data
+        self.offset = data.startIndex
+    }
+
+    var isAtEnd: Bool { offset == bytes.endIndex }
+
+    mutating func bytes(_ count: Int) throws(KeychainStoreError) -> Data {
+        guard count >= 0, bytes.endIndex - offset >= count else { throw .decode("truncated data") }
+        defer { offset += count }
+        return bytes.subdata(in: offset..<offset + count)
+    }
+
+    mutating func byte() throws(KeychainStoreError) -> UInt8 { try bytes(1).first! }
+
+    mutating func uint16() throws(KeychainStoreError) -> UInt16 { try integer() }
+    mutating func uint32() throws(KeychainStoreError) -> UInt32 { try integer() }
+    mutating func uint64() throws(KeychainStoreError) -> UInt64 { try integer() }
+
+    private mutating func integer<T: FixedWidthInteger>() throws(KeychainStoreError) -> T {
+        let raw = try bytes(MemoryLayout<T>.size)
+        var value: T = 0
+        for (shift, byte) in raw.enumerated() { value |= T(byte) << (8 * shift) }
+        return value
+    }
+}

@@ -1,0 +1,49 @@
+public import Foundation
+
+/// What to match: the engine's form of a search dictionary, after the API layer has parsed and
+/// coerced it.
+public struct ItemQuery: Sendable {
+    public var itemClass: ItemClass
+    /// Equality filters, by attribute name (values already coerced for their attribute's kind).
+    /// `agrp`, `pdmn`, `sync` and `tomb` may be among them.
+    public var filters: [String: AttributeValue]
+    /// A persistent reference's 16-byte identity, when the query names one item.
+    public var persistentReference: Data?
+    /// `kSecAttrSynchronizableAny`: match synchronizable and other items alike.
+    public var anySynchronizable: Bool
+
+    public init(itemClass: ItemClass, filters: [String: AttributeValue] = [:],
+                persistentReference: Data? = nil, anySynchronizable: Bool = false) {
+        self.itemClass = itemClass
+        self.filters = filters
+        self.persistentReference = persistentReference
+        self.anySynchronizable = anySynchronizable
+    }
+
+    /// The filters the keychain adds: `sync = 0` unless the query names `sync`, uses
+    /// `kSecAttrSynchronizableAny` or a persistent reference; `tomb = 0` unless it names `tomb`.
+    var effectiveFilters: [String: AttributeValue] {
+        var filters = self.filters
+        if filters["sync"] == nil && !anySynchronizable && persistentReference == nil { filters["sync"] = .integer(0) }
+        if filters["tomb"] == nil { filters["tomb"] = .integer(0) }
+        return filters
+    }
+}
+
+/// One item as the engine returns it.
+public struct StoredItem: Sendable {
+    public let itemClass: ItemClass
+    /// The item's random 16-byte identity (its persistent reference is the class code followed by it).
+    public let persistentReference: Data
+    /// Every stored attribute, including `agrp`, `pdmn`, `sync`, `tomb`, `cdat`, `mdat`, `sha1`, `musr`.
+    public var attributes: [String: AttributeValue]
+    /// The secret, when it was asked for; nil when the item has none.
+    public var secret: Data?
+
+    /// Apple's persistent reference: the four-letter class code followed by the 16-byte identity.
+    public var persistentReferenceData: Data {
+        var data = Data(itemClass.code.utf8)
+        data.append(persistentReference)
+        return data
+    }
+}

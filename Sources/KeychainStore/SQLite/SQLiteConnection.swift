@@ -1,0 +1,88 @@
+internal import CSQLite
+import Foundation
+
+/// One SQLite connection. Not thread-safe: the engine lends it out under a lock, never shares it.
+final class SQLiteConnection {
+    private var handle: OpaquePointer?
+    private var statements: [String: SQLiteStatement] = [:]
+    let path: String
+
+    /// Opens an existing database file (the engine creates the file itself, with the right mode).
+    init(path: String, readOnly: Bool = false) throws(KeychainStoreError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
+            | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        handle = db
+        guard rc == SQLITE_OK else {
+            let error = SQLiteConnection.error(rc, db, context: "open")
+            sqlite3_close_v2(db)
+            handle = nil
+            throw error
+        }
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit {
+        statements.removeAll()
+        sqlite3_close_v2(handle)
+    }
+
+    /// Runs SQL that returns no rows (may hold several statements).
+    func execute(_ sql: String) throws(KeychainStoreError) {
+        let rc = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard rc == SQLITE_OK else { throw SQLiteConnection.error(rc, handle, context: "exec") }
+    }
+
+    /// A prepared statement for `sql`, reused across calls (reset and cleared of bindings).
+    func statement(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
+        if let cached = statements[sql] {
+            cached.reset()
+            return cached
+        }
+        var raw: OpaquePointer?
+        let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+        guard rc == SQLITE_OK, let raw else { throw SQLiteConnection.error(rc, handle, context: "prepare") }
+        let statement = SQLiteStatement(raw, connection: self)
+        statements[sql] = statement
+        return statement
+    }
+
+    /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
+    /// Writers take the lock up front (IMMEDIATE) so two processes never deadlock upgrading.
+    func transaction<T>(write: Bool, _ body: () throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
+        try execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    var changes: Int { Int(sqlite3_changes(handle)) }
+
+    func makeError(_ rc: Int32, context: String) -> KeychainStoreError {
+        SQLiteConnection.error(rc, handle, context: context)
+    }
+
+    /// Maps an SQLite result code to Apple's status, as Security does for its own SQLite
+    /// (CONSTRAINT → duplicate, READONLY → read-only, IOERR → I/O, NOMEM → allocate, rest → not available).
+    static func error(_ rc: Int32, _ db: OpaquePointer?, context: String) -> KeychainStoreError {
+        // SQLite's message names tables and columns, never bound values, so it carries no secrets.
+        let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "unknown"
+        let reason = "sqlite \(context) failed (\(rc)): \(message)"
+        switch rc & 0xFF {
+        case SQLITE_CONSTRAINT: return .duplicateItem
+        case SQLITE_READONLY: return .readOnly(reason)
+        case SQLITE_IOERR, SQLITE_FULL: return .io(reason)
+        case SQLITE_NOMEM: return .allocate(reason)
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return .decode(reason)
+        case SQLITE_MISMATCH: return .init(status: -25303, reason: reason)
+        default: return .notAvailable(reason)
+        }
+    }
+}

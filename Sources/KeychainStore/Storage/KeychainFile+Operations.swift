@@ -1,0 +1,222 @@
+public import Foundation
+
+extension KeychainFile {
+    /// Adds an item.
+    ///
+    /// Follows SecItemAdd: the access group defaults to the caller's first group (a group not
+    /// held is `errSecMissingEntitlement`); accessibility defaults to `ak` (`dk` for certificates);
+    /// `sync` and `tomb` default to 0; absent primary-key attributes are written as their
+    /// defaults; creation and modification dates are set to now whatever the caller gave. A live
+    /// item with the same primary key is `errSecDuplicateItem`; a tombstone is replaced, keeping
+    /// its persistent reference.
+    ///
+    /// - Parameters:
+    ///   - attributes: the item's attributes, coerced for their kinds.
+    ///   - secret: the item's data (`kSecValueData`), or nil for none.
+    public func add(_ itemClass: ItemClass, attributes: [String: AttributeValue], secret: Data?,
+                    identity: ClientIdentity) throws(KeychainStoreError) -> StoredItem {
+        let table = ItemTable(itemClass)
+        var item = attributes
+        item["persistref"] = nil
+        item["musr"] = .data(Data())
+        item["UUID"] = nil
+
+        let group = item["agrp"]?.stringValue ?? identity.defaultGroup
+        guard identity.canWrite(group) else { throw .missingEntitlement(group: group) }
+        item["agrp"] = .string(group)
+
+        if let pdmn = item["pdmn"] {
+            guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
+                throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
+            }
+            item["pdmn"] = .string(protection.pdmn)
+        } else {
+            item["pdmn"] = .string(KeychainFile.defaultProtection(itemClass, group: group).pdmn)
+        }
+        for flag in ["sync", "tomb"] {
+            item[flag] = .integer((item[flag]?.integerValue ?? 0) == 0 ? 0 : 1)
+        }
+        for attribute in table.schema.attributes where attribute.hasDefault && item[attribute.name] == nil {
+            item[attribute.name] = attribute.defaultValue
+        }
+        let now = referenceNow()
+        item["cdat"] = .date(now)
+        item["mdat"] = .date(now)
+        item["sha1"] = itemDigest(item, schema: table.schema)
+        let protection = ProtectionClass(pdmn: item["pdmn"]!.stringValue!)!
+
+        return try state.withLock { state throws(KeychainStoreError) -> StoredItem in
+            if protection == .whenPasscodeSetThisDeviceOnly && !state.keybag.hasPassword {
+                throw .notAvailable("items that require a passcode cannot be added to a keychain without a password")
+            }
+            _ = try state.keybag.key(for: protection)
+            return try state.db.transaction(write: true) { () throws(KeychainStoreError) -> StoredItem in
+                var rowid: Int64?
+                var reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+                if let existing = try state.row(withPrimaryKey: state.primaryKeyIndex(table, item), in: table) {
+                    guard existing.1 else { throw .duplicateItem }
+                    // Adding over a tombstone replaces it and keeps its identity, as Security does.
+                    rowid = existing.0
+                    reference = existing.2
+                }
+                let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection)
+                try state.writeRow(table, rowid: rowid, persistentReference: reference, attributes: item, sealedSecret: sealed)
+                return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
+            }
+        }
+    }
+
+    /// Security's default accessibility: `dku` for the push service's group, `dk` for
+    /// certificates, `ak` for everything else.
+    static func defaultProtection(_ itemClass: ItemClass, group: String) -> ProtectionClass {
+        if group == "com.apple.apsd" { return .alwaysThisDeviceOnly }
+        return itemClass == .certificate ? .always : .whenUnlocked
+    }
+
+    /// Finds items matching `query`, in insertion order, at most `limit` of them (nil: all).
+    /// Secrets are decrypted only when `includeSecrets` is true.
+    public func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool) throws(KeychainStoreError) -> [StoredItem] {
+        try state.withLock { state throws(KeychainStoreError) -> [StoredItem] in
+            try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets).map {
+                StoredItem(itemClass: query.itemClass, persistentReference: $0.persistentReference,
+                           attributes: $0.attributes, secret: $0.secret)
+            }
+        }
+    }
+
+    /// Updates every item matching `query`, in one transaction; returns how many.
+    ///
+    /// Follows SecItemUpdate: `mdat` becomes now (and always later than before), `cdat` may be
+    /// changed, `musr` is ignored. An update that changes an item's primary key onto a live item
+    /// is `errSecDuplicateItem` and changes nothing; onto a tombstone it replaces the tombstone.
+    /// A synchronizable item whose primary key changes leaves a tombstone for the old key. No
+    /// match is `errSecItemNotFound`.
+    ///
+    /// - Parameters:
+    ///   - changes: attributes to set, coerced for their kinds.
+    ///   - secret: new data for the items, or nil to keep theirs.
+    @discardableResult
+    public func update(_ query: ItemQuery, changes: [String: AttributeValue], secret: Data?,
+                       identity: ClientIdentity) throws(KeychainStoreError) -> Int {
+        var changes = changes
+        for ignored in ["musr", "mdat", "persistref", "UUID", "sha1"] { changes[ignored] = nil }
+        if let group = changes["agrp"] {
+            guard let name = group.stringValue, identity.canWrite(name) else { throw .missingEntitlement(group: group.stringValue ?? "?") }
+        }
+        if let pdmn = changes["pdmn"] {
+            guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
+                throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
+            }
+            changes["pdmn"] = .string(protection.pdmn)
+        }
+        for flag in ["sync", "tomb"] where changes[flag] != nil {
+            changes[flag] = .integer(changes[flag]?.integerValue == 0 ? 0 : 1)
+        }
+        if let group = query.filters["agrp"]?.stringValue, !identity.canWrite(group) {
+            throw .missingEntitlement(group: group)
+        }
+        let table = ItemTable(query.itemClass)
+        return try state.withLock { state throws(KeychainStoreError) -> Int in
+            try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
+                let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
+                guard !rows.isEmpty else { throw .itemNotFound }
+                for row in rows {
+                    guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
+                        throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
+                    }
+                    try state.update(row, in: table, changes: changes, secret: secret)
+                }
+                return rows.count
+            }
+        }
+    }
+
+    /// Deletes every item matching `query`, in one transaction; returns how many. A
+    /// synchronizable item becomes a tombstone (invisible to normal queries); others are removed.
+    /// No match is `errSecItemNotFound`.
+    @discardableResult
+    public func delete(_ query: ItemQuery, identity: ClientIdentity) throws(KeychainStoreError) -> Int {
+        if let group = query.filters["agrp"]?.stringValue, !identity.canWrite(group) {
+            throw .missingEntitlement(group: group)
+        }
+        let table = ItemTable(query.itemClass)
+        return try state.withLock { state throws(KeychainStoreError) -> Int in
+            try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
+                let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
+                guard !rows.isEmpty else { throw .itemNotFound }
+                for row in rows {
+                    guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
+                        throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
+                    }
+                    if row.attributes["sync"]?.integerValue == 1 && row.attributes["tomb"]?.integerValue != 1 {
+                        let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
+                        try state.writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
+                                           attributes: tombstone, sealedSecret: nil)
+                    } else {
+                        try state.deleteRow(table, rowid: row.rowid)
+                    }
+                }
+                return rows.count
+            }
+        }
+    }
+
+    /// A tombstone keeps the primary key, accessibility, creation date and group of the deleted
+    /// item, with a new modification date and no secret.
+    static func tombstone(of attributes: [String: AttributeValue], schema: ItemSchema) -> [String: AttributeValue] {
+        var tombstone: [String: AttributeValue] = [:]
+        for name in schema.primaryKey + ["pdmn", "cdat"] { tombstone[name] = attributes[name] }
+        tombstone["tomb"] = .integer(1)
+        tombstone["mdat"] = .date(laterThan(attributes["mdat"]))
+        tombstone["sha1"] = itemDigest(tombstone, schema: schema)
+        return tombstone
+    }
+}
+
+/// Now, or one millisecond after `previous` if now is not later (Security's `SecDbItemMakeYounger`).
+func laterThan(_ previous: AttributeValue?) -> Double {
+    let now = referenceNow()
+    guard case .date(let old)? = previous, old >= now else { return now }
+    return old + 0.001
+}
+
+extension KeychainFile.State {
+    func update(_ row: MatchedRow, in table: ItemTable, changes: [String: AttributeValue], secret: Data?) throws(KeychainStoreError) {
+        var attributes = row.attributes
+        for (name, value) in changes { attributes[name] = value }
+        attributes["mdat"] = .date(laterThan(row.attributes["mdat"]))
+        attributes["sha1"] = itemDigest(attributes, schema: table.schema)
+        let newProtection = ProtectionClass(pdmn: attributes["pdmn"]?.stringValue ?? "") ?? row.protection
+        if newProtection == .whenPasscodeSetThisDeviceOnly && newProtection != row.protection && !keybag.hasPassword {
+            throw .notAvailable("items that require a passcode cannot be stored in a keychain without a password")
+        }
+
+        let oldKey = primaryKeyIndex(table, row.attributes)
+        let newKey = primaryKeyIndex(table, attributes)
+        if oldKey != newKey {
+            if let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
+                guard clash.1 else { throw .duplicateItem }
+                try deleteRow(table, rowid: clash.0)
+            }
+            if row.attributes["sync"]?.integerValue == 1 {
+                // A synchronizable item that moves leaves a tombstone for its old key, with a new identity.
+                let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
+                let reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+                try writeRow(table, rowid: nil, persistentReference: reference, attributes: tombstone, sealedSecret: nil)
+            }
+        }
+
+        let sealedSecret: Data?
+        if let secret {
+            sealedSecret = try sealSecret(secret, table: table, persistentReference: row.persistentReference, protection: newProtection)
+        } else if let existing = row.sealedSecret, newProtection != row.protection {
+            sealedSecret = try ItemSealer.rewrap(existing, part: .secret, table: table.name, persistentRef: row.persistentReference,
+                                                 from: row.protection, oldKey: try keybag.key(for: row.protection),
+                                                 to: newProtection, newKey: try keybag.key(for: newProtection))
+        } else {
+            sealedSecret = row.sealedSecret
+        }
+        try writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
+                     attributes: attributes, sealedSecret: sealedSecret)
+    }
+}

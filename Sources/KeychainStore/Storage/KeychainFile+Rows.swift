@@ -1,0 +1,204 @@
+import Foundation
+import Crypto
+
+/// A matched row, its attributes opened.
+struct MatchedRow {
+    let rowid: Int64
+    let persistentReference: Data
+    let protection: ProtectionClass
+    var attributes: [String: AttributeValue]
+    let sealedSecret: Data?
+    var secret: Data?
+}
+
+extension KeychainFile.State {
+    /// Finds the rows matching `query` for `identity`, opening their attributes (and secrets when
+    /// asked), in insertion order, stopping after `limit` rows.
+    ///
+    /// Matches Security: an item whose protection class is locked fails the whole call with
+    /// `errSecInteractionNotAllowed`, even when other matches are readable; items of groups the
+    /// caller does not hold are invisible. A damaged item is skipped; if every match is damaged
+    /// the call fails with `errSecDecode` rather than pretending nothing is there.
+    func matchingRows(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, openSecrets: Bool) throws(KeychainStoreError) -> [MatchedRow] {
+        let table = ItemTable(query.itemClass)
+        let schema = table.schema
+        var conditions: [String] = []
+        var arguments: [SQLiteStatement.Value] = []
+        var postFilters: [(String, AttributeValue, AttributeKind)] = []
+
+        for (name, value) in query.effectiveFilters.sorted(by: { $0.key < $1.key }) {
+            guard let attribute = schema.attribute(name) else { throw .noSuchAttribute(name) }
+            switch name {
+            case "agrp":
+                guard let group = value.stringValue, identity.canRead(group) else {
+                    throw .missingEntitlement(group: value.stringValue ?? "?")
+                }
+                conditions.append("agrp = ?")
+                arguments.append(.blob(index.index("agrp", value, kind: .string)))
+            case "pdmn":
+                conditions.append("keyclass = ?")
+                arguments.append(.integer(Int64(value.stringValue.flatMap(ProtectionClass.init(pdmn:))?.rawValue ?? -1)))
+            case "sync", "tomb":
+                conditions.append("\(name) = ?")
+                arguments.append(.integer(value.integerValue.map { $0 != 0 ? 1 : 0 } ?? -1))
+            default:
+                if ItemSchema.fixedColumns.contains(name) {
+                    postFilters.append((name, value, attribute.kind))
+                } else {
+                    conditions.append("\(attribute.columnName) = ?")
+                    arguments.append(.blob(index.index(name, value, kind: attribute.kind)))
+                }
+            }
+        }
+        if query.filters["agrp"] == nil && !identity.seesAllGroups {
+            conditions.append("agrp IN (\(identity.accessGroups.map { _ in "?" }.joined(separator: ", ")))")
+            arguments += identity.accessGroups.map { .blob(index.index("agrp", .string($0), kind: .string)) }
+        }
+        if let reference = query.persistentReference {
+            conditions.append("persistref = ?")
+            arguments.append(.blob(reference))
+        }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let statement = try db.statement("SELECT rowid, persistref, keyclass, meta, secret FROM \(table.name)\(whereClause) ORDER BY rowid")
+        statement.bind(arguments)
+
+        var rows: [MatchedRow] = []
+        var damaged = 0
+        while try statement.step() {
+            if let limit, rows.count >= limit { break }
+            guard let reference = statement.blob(1), let protection = ProtectionClass(rawValue: Int(statement.int64(2))),
+                  let meta = statement.blob(3) else { damaged += 1; continue }
+            let classKey = try keybag.key(for: protection)
+            let attributes: [String: AttributeValue]
+            do {
+                let plaintext = try ItemSealer.open(meta, part: .attributes, table: table.name, persistentRef: reference,
+                                                    protection: protection, classKey: classKey)
+                attributes = try AttributeCodec.decode(plaintext)
+            } catch {
+                damaged += 1
+                continue
+            }
+            // The group column is only an index; the sealed attributes are the truth.
+            guard let group = attributes["agrp"]?.stringValue, identity.canRead(group) else { continue }
+            let passes = postFilters.allSatisfy { name, value, kind in
+                attributes[name].map { $0.matchBytes(for: kind) == value.matchBytes(for: kind) } ?? false
+            }
+            guard passes else { continue }
+            let sealedSecret = statement.blob(4)
+            var row = MatchedRow(rowid: statement.int64(0), persistentReference: reference, protection: protection,
+                                 attributes: attributes, sealedSecret: sealedSecret, secret: nil)
+            if openSecrets, let sealedSecret {
+                do {
+                    let plaintext = try ItemSealer.open(sealedSecret, part: .secret, table: table.name, persistentRef: reference,
+                                                        protection: protection, classKey: classKey)
+                    row.secret = try SecretCodec.decode(plaintext)
+                } catch {
+                    damaged += 1
+                    continue
+                }
+            }
+            rows.append(row)
+        }
+        if rows.isEmpty && damaged > 0 {
+            throw .decode("the matching item failed its integrity check (the keychain file was modified or damaged)")
+        }
+        return rows
+    }
+
+    /// Writes a row: inserts when `rowid` is nil, otherwise replaces that row's columns.
+    func writeRow(_ table: ItemTable, rowid: Int64?, persistentReference: Data,
+                  attributes: [String: AttributeValue], sealedSecret: Data?) throws(KeychainStoreError) {
+        guard let protection = attributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
+            throw .parameter("invalid accessibility")
+        }
+        let classKey = try keybag.key(for: protection)
+        let meta = try ItemSealer.seal(AttributeCodec.encode(attributes), part: .attributes, table: table.name,
+                                       persistentRef: persistentReference, protection: protection, classKey: classKey)
+        var values: [SQLiteStatement.Value] = [
+            .blob(persistentReference),
+            .blob(primaryKeyIndex(table, attributes)),
+            .blob(index.index("agrp", attributes["agrp"] ?? .string(""), kind: .string)),
+            .integer(Int64(protection.rawValue)),
+            .integer(attributes["sync"]?.integerValue == 0 ? 0 : 1),
+            .integer((attributes["tomb"]?.integerValue ?? 0) == 0 ? 0 : 1),
+        ]
+        for attribute in table.indexed {
+            if let value = attributes[attribute.name] {
+                values.append(.blob(index.index(attribute.name, value, kind: attribute.kind)))
+            } else {
+                values.append(.null)
+            }
+        }
+        values.append(.blob(meta))
+        values.append(sealedSecret.map { .blob($0) } ?? .null)
+        if let rowid {
+            values.append(.integer(rowid))
+            try db.statement(table.updateSQL).run(values)
+        } else {
+            try db.statement(table.insertSQL).run(values)
+        }
+    }
+
+    func primaryKeyIndex(_ table: ItemTable, _ attributes: [String: AttributeValue]) -> Data {
+        let parts = table.schema.primaryKey.map { name -> (name: String, bytes: [UInt8]) in
+            let attribute = table.schema.attribute(name)!
+            let value = attributes[name] ?? attribute.defaultValue
+            return (name, value.matchBytes(for: attribute.kind))
+        }
+        return index.primaryKey(table.name, parts)
+    }
+
+    func sealSecret(_ secret: Data?, table: ItemTable, persistentReference: Data,
+                    protection: ProtectionClass) throws(KeychainStoreError) -> Data {
+        try ItemSealer.seal(SecretCodec.encode(secret), part: .secret, table: table.name,
+                            persistentRef: persistentReference, protection: protection,
+                            classKey: try keybag.key(for: protection))
+    }
+
+    /// The row holding `primaryKey` other than `excluding`, if any: (rowid, is tombstone, persistref).
+    func row(withPrimaryKey primaryKey: Data, in table: ItemTable, excluding: Int64? = nil) throws(KeychainStoreError) -> (Int64, Bool, Data)? {
+        let statement = try db.statement("SELECT rowid, tomb, persistref FROM \(table.name) WHERE pk = ?")
+        statement.bind([.blob(primaryKey)])
+        while try statement.step() {
+            let rowid = statement.int64(0)
+            if rowid == excluding { continue }
+            return (rowid, statement.int64(1) != 0, statement.blob(2) ?? Data())
+        }
+        return nil
+    }
+
+    func deleteRow(_ table: ItemTable, rowid: Int64) throws(KeychainStoreError) {
+        try db.statement("DELETE FROM \(table.name) WHERE rowid = ?").run([.integer(rowid)])
+    }
+}
+
+/// The plaintext of a secret blob: a presence flag, the length, the bytes, and zero padding to a
+/// multiple of 32 bytes, so that the file does not reveal a secret's exact length.
+enum SecretCodec {
+    static func encode(_ secret: Data?) -> Data {
+        var out = Data([secret == nil ? 0 : 1])
+        let bytes = secret ?? Data()
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
+        out.append(bytes)
+        let padding = (32 - out.count % 32) % 32
+        out.append(Data(count: padding))
+        return out
+    }
+
+    static func decode(_ plaintext: Data) throws(KeychainStoreError) -> Data? {
+        var reader = ByteReader(plaintext)
+        let present = try reader.byte()
+        let length = Int(try reader.uint32())
+        let bytes = try reader.bytes(length)
+        return present == 0 ? nil : bytes
+    }
+}
+
+/// Current time as Core Foundation counts it.
+func referenceNow() -> Double { Date().timeIntervalSinceReferenceDate }
+
+/// The item digest (`sha1`): SHA-1 over the item's hashed attributes.
+func itemDigest(_ attributes: [String: AttributeValue], schema: ItemSchema) -> AttributeValue {
+    let hashed = attributes.filter { schema.attribute($0.key)?.isHashed ?? false }
+    return .data(Data(Insecure.SHA1.hash(data: AttributeCodec.encode(hashed))))
+}

@@ -1,0 +1,33 @@
+public import Foundation
+
+/// Where keychain files live.
+public enum KeychainPaths {
+    /// The environment variable that points a process at another keychain file.
+    public static let keychainPathVariable = "SWIFT_KEYCHAIN_PATH"
+
+    /// The default keychain for this process: `$SWIFT_KEYCHAIN_PATH` if set, otherwise
+    /// `${XDG_DATA_HOME:-~/.local/share}/keychains/login.keychain-db`.
+    public static func defaultKeychain(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment[keychainPathVariable], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        return dataHome(environment: environment)
+            .appendingPathComponent("keychains", isDirectory: true)
+            .appendingPathComponent("login.keychain-db")
+    }
+
+    static func dataHome(environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg, isDirectory: true) }
+        return home(environment).appendingPathComponent(".local/share", isDirectory: true)
+    }
+
+    static func configHome(environment: [String: String]) -> URL {
+        if let xdg = environment["XDG_CONFIG_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg, isDirectory: true) }
+        return home(environment).appendingPathComponent(".config", isDirectory: true)
+    }
+
+    private static func home(_ environment: [String: String]) -> URL {
+        if let home = environment["HOME"], !home.isEmpty { return URL(fileURLWithPath: home, isDirectory: true) }
+        return FileManager.default.homeDirectoryForCurrentUser
+    }
+}

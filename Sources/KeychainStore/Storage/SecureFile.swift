@@ -1,0 +1,101 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// File operations for key material and keychain files: private modes, no symlinks, never
+/// overwriting what exists.
+enum SecureFile {
+    enum CreateResult { case created, alreadyExists }
+
+    /// Makes `directory` (and missing parents); the last component gets mode 0700.
+    static func makePrivateDirectory(_ directory: URL) throws(KeychainStoreError) {
+        let path = directory.path
+        var info = stat()
+        if lstat(path, &info) == 0 {
+            guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .io("'\(path)' is not a directory") }
+            return
+        }
+        do {
+            try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+        } catch {
+            throw .io("cannot create the folder '\(directory.deletingLastPathComponent().path)'")
+        }
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw .io("cannot create the folder '\(path)': \(String(cString: strerror(errno)))")
+        }
+    }
+
+    /// Checks that `path` is a regular file (not a symlink), owned by this user, not readable or
+    /// writable by group or others. Returns false when it does not exist.
+    static func checkPrivateFile(_ path: String) throws(KeychainStoreError) -> Bool {
+        var info = stat()
+        guard lstat(path, &info) == 0 else {
+            if errno == ENOENT { return false }
+            throw .io("cannot inspect '\(path)': \(String(cString: strerror(errno)))")
+        }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw .notAvailable("'\(path)' is not a regular file (symbolic links are refused)")
+        }
+        guard info.st_uid == geteuid() else {
+            throw .notAvailable("'\(path)' belongs to another user")
+        }
+        guard info.st_mode & 0o077 == 0 else {
+            throw .notAvailable("'\(path)' is readable or writable by other users; make it mode 0600")
+        }
+        return true
+    }
+
+    /// Reads a small private file, or nil when it does not exist.
+    static func read(_ url: URL) throws(KeychainStoreError) -> Data? {
+        guard try checkPrivateFile(url.path) else { return nil }
+        let fd = open(url.path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .io("cannot open '\(url.path)': \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = Foundation.read(fd, &buffer, buffer.count)
+        guard count >= 0 else { throw .io("cannot read '\(url.path)'") }
+        return Data(buffer[0..<count])
+    }
+
+    /// Creates `url` with mode 0600 holding `contents`, durably, failing if it already exists.
+    static func createExclusively(_ url: URL, contents: Data) throws(KeychainStoreError) -> CreateResult {
+        try makePrivateDirectory(url.deletingLastPathComponent())
+        // Written to a temporary name first, then linked into place, so nobody ever sees a partial key.
+        let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw .io("cannot create '\(temporary)': \(String(cString: strerror(errno)))") }
+        let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let synced = fsync(fd)
+        close(fd)
+        defer { unlink(temporary) }
+        guard written == contents.count, synced == 0 else { throw .io("cannot write '\(url.path)'") }
+        if link(temporary, url.path) != 0 {
+            if errno == EEXIST { return .alreadyExists }
+            throw .io("cannot create '\(url.path)': \(String(cString: strerror(errno)))")
+        }
+        syncDirectory(url.deletingLastPathComponent())
+        return .created
+    }
+
+    /// Creates an empty private file for SQLite to open, unless one exists.
+    static func createEmptyPrivateFile(_ path: String) throws(KeychainStoreError) {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        if fd < 0 {
+            if errno == EEXIST { return }
+            throw .io("cannot create '\(path)': \(String(cString: strerror(errno)))")
+        }
+        close(fd)
+    }
+
+    static func syncDirectory(_ directory: URL) {
+        let fd = open(directory.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

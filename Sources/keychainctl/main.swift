@@ -1,0 +1,1 @@
+print("keychainctl: not yet")
