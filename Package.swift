@@ -86,12 +86,14 @@ let package = Package(
             dependencies: ["KeychainServices"],
             path: "Examples/SeedInternetPassword"
         ),
-        .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore"]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainStore"]),
-        .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainStore"]),
+        // A private keychain per test, shared by the test targets.
+        .target(name: "KeychainTestSupport", dependencies: ["KeychainStore"], path: "Tests/Support"),
+        .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["KeychainServices", "KeychainStore"]
+            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

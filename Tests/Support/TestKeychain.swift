@@ -1,0 +1,48 @@
+public import Foundation
+public import KeychainStore
+
+/// A private keychain in a fresh temporary folder, with its own random device key, for tests.
+/// SecItem calls made inside ``run(_:)`` go to it and to nothing else, so tests can run in
+/// parallel.
+public final class TestKeychain: Sendable {
+    public let directory: URL
+    public let file: KeychainFile
+    public let context: KeychainContext
+
+    public init(identity: ClientIdentity = .unconfigured, name: String = "test.keychain-db") throws {
+        directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("swift-keychain-tests-\(UUID().uuidString)", isDirectory: true)
+        file = try KeychainFile.open(at: directory.appendingPathComponent(name), deviceKey: .random())
+        context = KeychainContext(file: file, identity: identity)
+    }
+
+    /// The same keychain file seen by another identity.
+    public func context(as identity: ClientIdentity) -> KeychainContext {
+        KeychainContext(file: file, identity: identity)
+    }
+
+    public func run<T>(_ body: () throws -> T) rethrows -> T {
+        try KeychainContext.withContext(context, body)
+    }
+
+    public func run<T>(as identity: ClientIdentity, _ body: () throws -> T) rethrows -> T {
+        try KeychainContext.withContext(context(as: identity), body)
+    }
+
+    public func run<T>(_ body: () async throws -> T) async rethrows -> T {
+        try await KeychainContext.withContext(context, body)
+    }
+
+    /// The raw bytes of the keychain file and its WAL, for at-rest checks.
+    public func rawBytes() -> Data {
+        var bytes = Data()
+        for suffix in ["", "-wal", "-shm"] {
+            if let data = FileManager.default.contents(atPath: file.url.path + suffix) { bytes.append(data) }
+        }
+        return bytes
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
+    }
+}
