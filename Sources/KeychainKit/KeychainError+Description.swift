@@ -1,0 +1,136 @@
+public import Foundation
+import KeychainServices
+
+// What each failure means for someone using the wrapper, and what to do about it. Only the codes a
+// keychain item call can return get advice of their own; the rest fall back to the message of
+// SecCopyErrorMessageString. Nothing here ever includes a value read or written.
+
+extension KeychainError: CustomStringConvertible, LocalizedError {
+    /// One paragraph: what failed, the status by name and number, what it means, what to do.
+    ///
+    /// For example: "Reading the keychain failed with errSecInteractionNotAllowed (-25308): the
+    /// item cannot be used now … What to do: …".
+    public var description: String {
+        let code = name.map { "\($0) (\(status))" } ?? "status \(status)"
+        let lead = operation.map { "\($0.phrase) failed with \(code)" } ?? "Keychain error \(code)"
+        return "\(lead): \(summary). What to do: \(advice)"
+    }
+
+    /// The same text as ``description``.
+    public var errorDescription: String? { description }
+
+    /// What happened, in one clause.
+    public var failureReason: String? { summary }
+
+    /// What happened, in one clause (no status, no advice).
+    public var summary: String {
+        switch status {
+        case KeychainError.itemNotFound.status:
+            return "no item matched (the key is not stored for this service or server, access group and synchronizable setting)"
+        case KeychainError.duplicateItem.status:
+            return "an item with the same key already exists for this service or server, access group and synchronizable setting"
+        case KeychainError.interactionNotAllowed.status:
+            return "the item cannot be used now: the keychain is locked (or has not been unlocked since it was opened), "
+                + "or reading it needs authentication and a prompt was not allowed. The item may well exist"
+        case KeychainError.missingEntitlement.status:
+            if let accessGroup {
+                return "this process does not hold the access group \"\(accessGroup)\" that the call named"
+            }
+            return "this process holds no access group the call could use"
+        case KeychainError.authFailed.status:
+            return "authentication failed: the password was wrong, or the authentication context can no longer be used"
+        case KeychainError.userCanceled.status:
+            return "the user cancelled the authentication prompt; nothing was changed"
+        case KeychainError.param.status:
+            return "the keychain rejected the request: an attribute was missing, had the wrong type, or is not allowed here "
+                + "(for example access control together with synchronizable)"
+        case KeychainError.notAvailable.status:
+            return "the keychain, or the key of the item's protection class, is not available "
+                + "(for example a passcode-only item in a keychain without a password)"
+        case KeychainError.unimplemented.status:
+            return "the keychain does not support what was asked (for example an access-control requirement this platform cannot enforce yet)"
+        case KeychainError.decode.status:
+            return "the stored item could not be decrypted or decoded: it is damaged, or it was written under another device key"
+        case KeychainError.diskFull.status, KeychainError.io.status, KeychainError.wrPerm.status,
+             KeychainError.readOnly.status, KeychainError.internalComponent.status:
+            return "the keychain's storage could not be read or written"
+        case KeychainError.noSuchKeychain.status, KeychainError.invalidKeychain.status, KeychainError.noDefaultKeychain.status:
+            return "the keychain file is missing or is not a keychain"
+        case KeychainError.upgradePending.status:
+            return "the keychain must be upgraded, which can only happen once it is unlocked"
+        case KeychainError.noSuchAttr.status, KeychainError.noSuchClass.status:
+            return "the keychain does not know an attribute or item class in the request"
+        default:
+            if let text = SecCopyErrorMessageString(status, nil) as String? { return Self.clause(text) }
+            return "the keychain returned a status this library has no description for"
+        }
+    }
+
+    /// What to do about it.
+    public var recoverySuggestion: String? { advice }
+
+    /// What to do about it, in one sentence.
+    var advice: String {
+        switch status {
+        case KeychainError.itemNotFound.status:
+            return "check the key, service or server, access group and synchronizable setting; "
+                + "the optional-returning getters report this case as nil."
+        case KeychainError.duplicateItem.status:
+            return "use set(_:key:), which replaces an existing value, or remove the item first."
+        case KeychainError.interactionNotAllowed.status:
+            return "do not treat this as a missing item (never log the user out or overwrite it because of it). "
+                + "Retry once the keychain is unlocked (keychainctl unlock-keychain on Linux, the first unlock after boot on a device), "
+                + "or store items needed in the background with accessibility .afterFirstUnlock."
+        case KeychainError.missingEntitlement.status:
+            let group = accessGroup.map { "\"\($0)\"" } ?? "the group"
+            return "grant \(group) to this process: on Linux list it in SWIFT_KEYCHAIN_ACCESS_GROUPS "
+                + "or in the entitlements file named by SWIFT_KEYCHAIN_ENTITLEMENTS; on Apple platforms add it to the "
+                + "keychain-access-groups entitlement (with the team prefix). Or configure the Keychain with a group the process holds."
+        case KeychainError.authFailed.status:
+            return "ask for the password again, or make a new authentication context if the old one was invalidated."
+        case KeychainError.userCanceled.status:
+            return "offer to try again; do not retry in a loop."
+        case KeychainError.param.status:
+            return "check the Keychain's configuration: accessibility and access control, synchronizable, and the access group."
+        case KeychainError.notAvailable.status:
+            return "set a keychain password before storing passcode-only items, and check that the keychain file and its device key are in place."
+        case KeychainError.unimplemented.status:
+            return "store the item without that requirement, or wait for a version of the keychain that supports it."
+        case KeychainError.decode.status:
+            return "remove and store the item again; check that the keychain is opened with the device key it was created with."
+        case KeychainError.diskFull.status, KeychainError.io.status, KeychainError.wrPerm.status,
+             KeychainError.readOnly.status, KeychainError.internalComponent.status:
+            return "check free disk space and the permissions of the keychain file and its folder, then retry."
+        case KeychainError.noSuchKeychain.status, KeychainError.invalidKeychain.status, KeychainError.noDefaultKeychain.status:
+            return "check SWIFT_KEYCHAIN_PATH (or the default keychain location) points at a keychain file."
+        case KeychainError.upgradePending.status:
+            return "retry after the keychain is unlocked."
+        default:
+            return "this status is not one keychain item calls usually return; look it up by name in Apple's Security documentation."
+        }
+    }
+
+    /// Lower-cases the first letter and drops the final period, so a sentence reads as a clause.
+    private static func clause(_ sentence: String) -> String {
+        var text = sentence.trimmingCharacters(in: .whitespacesAndNewlines)
+        while text.hasSuffix(".") { text.removeLast() }
+        guard let first = text.first else { return text }
+        let second = text.dropFirst().first
+        // Keep acronyms ("PKCS", "CRL") as they are.
+        if let second, second.isUppercase { return text }
+        return first.lowercased() + text.dropFirst()
+    }
+}
+
+extension KeychainError.Operation {
+    /// The operation as the subject of a sentence.
+    var phrase: String {
+        switch self {
+        case .add: "Adding the item"
+        case .read: "Reading the keychain"
+        case .update: "Updating the item"
+        case .delete: "Deleting from the keychain"
+        case .createAccessControl: "Creating the access control"
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+import KeychainServices
+import KeychainTestSupport
+@testable import KeychainKit
+
+@Suite("Access control and authentication")
+struct AccessControlTests {
+    @Test("accessControl returns a new keychain with the flags and prompt, leaving the original alone")
+    func configuration() {
+        let base = Keychain(service: "svc")
+        let guarded = base.accessControl(.userPresence, prompt: "Unlock your password")
+        #expect(base.accessControlFlags == nil && base.authenticationPrompt == nil)
+        #expect(guarded.accessControlFlags == .userPresence)
+        #expect(guarded.authenticationPrompt == "Unlock your password")
+    }
+
+    @Test("An add with access control sends kSecAttrAccessControl and no kSecAttrAccessible")
+    func addCarriesAccessControl() throws {
+        try withTestKeychain { (_: TestKeychain) throws in
+            let recorder = SecItemRecorder()
+            let keychain = Keychain(service: "svc").accessibility(.whenPasscodeSetThisDeviceOnly)
+                .accessControl(.userPresence).recording(recorder)
+            _ = try? keychain.set("v", key: "k")
+            let add = try #require(recorder.calls(to: "add").first)
+            let accessControl = try #require(add.query[kSecAttrAccessControl as String] as? SecAccessControl)
+            #expect(SecAccessControlGetProtection(accessControl) as? String == "akpu")
+            #expect(add.query[kSecAttrAccessible as String] == nil)
+        }
+    }
+
+    @Test("An access-control requirement the keychain cannot enforce surfaces as a KeychainError and stores nothing")
+    func unenforceableRequirementIsTyped() throws {
+        try withTestKeychain { (_: TestKeychain) throws in
+            let keychain = Keychain(service: "svc").accessControl(.userPresence, prompt: "Read the test secret")
+            let outcome = Result { try keychain.set("v", key: "k") }
+            switch outcome {
+            case .success:
+                // Once access control is implemented (issue 4) the add succeeds; then reading
+                // without an authenticator must still fail as a KeychainError, never as nil.
+                let read = Result { try keychain.get("k") }
+                if case .failure(let error) = read { #expect(error is KeychainError) }
+            case .failure(let error as KeychainError):
+                // Today: errSecUnimplemented (-4) from the Linux keychain, reported with its name.
+                #expect(error.operation == .add)
+                #expect(error.description.contains("\(error.status)"))
+                let stored = try Keychain(service: "svc").contains("k")
+                #expect(!stored)
+            case .failure(let error):
+                Issue.record("expected a KeychainError, got \(type(of: error)): \(error)")
+            }
+        }
+    }
+
+    @Test("Incompatible access-control flags throw errSecParam from creating the access control")
+    func invalidFlags() throws {
+        try withTestKeychain { (_: TestKeychain) throws in
+            let keychain = Keychain(service: "svc").accessControl([.biometryAny, .biometryCurrentSet])
+            let error = #expect(throws: KeychainError.self) { try keychain.set("v", key: "k") }
+            #expect(error == .param)
+            #expect(error?.operation == .createAccessControl)
+        }
+    }
+
+    @Test("Access control together with synchronizable is refused with errSecParam, as on Apple platforms")
+    func accessControlWithSynchronizable() throws {
+        try withTestKeychain { (_: TestKeychain) throws in
+            let keychain = Keychain(service: "svc").synchronizable(true).accessControl([])
+            #expect(throws: KeychainError.param) { try keychain.set("v", key: "k") }
+        }
+    }
+
+    @Test("The authentication prompt is sent with reads and updates but not with adds")
+    func promptIsSent() throws {
+        try withTestKeychain { (_: TestKeychain) throws in
+            let recorder = SecItemRecorder()
+            let keychain = Keychain(service: "svc").authenticationPrompt("Why we ask").recording(recorder)
+            try keychain.set("v1", key: "k")
+            try keychain.set("v2", key: "k")
+            _ = try keychain.get("k")
+            #expect(recorder.calls(to: "add").allSatisfy { $0.query[kSecUseOperationPrompt as String] == nil })
+            #expect(recorder.calls(to: "update").allSatisfy { $0.query[kSecUseOperationPrompt as String] as? String == "Why we ask" })
+            #expect(recorder.calls(to: "copyMatching").allSatisfy { $0.query[kSecUseOperationPrompt as String] as? String == "Why we ask" })
+        }
+    }
+}
