@@ -34,6 +34,31 @@ extension Keychain {
         return copy
     }
 
+    /// A copy that passes `context`, an `LAContext`, with every read and write
+    /// (`kSecUseAuthenticationContext`), so that one successful authentication serves several
+    /// calls for as long as the context allows reuse.
+    ///
+    /// ```swift
+    /// let context = LAContext()
+    /// context.touchIDAuthenticationAllowableReuseDuration = 60
+    /// let session = guarded.authenticationContext(context)
+    /// let first = try session.get("alice")    // asks once
+    /// let second = try session.get("bob")     // reuses that authentication
+    /// ```
+    ///
+    /// The keychain hands the object to the SecItem API and never changes it. Set
+    /// `interactionNotAllowed` on the context to make reads that would need a prompt fail with
+    /// ``KeychainError/interactionNotAllowed`` instead of asking.
+    ///
+    /// - Parameter context: the authentication context (on Apple platforms and, once available,
+    ///   on Linux, an `LAContext`); any other object is rejected by the keychain with
+    ///   ``KeychainError/param``.
+    public func authenticationContext(_ context: some AnyObject) -> Keychain {
+        var copy = self
+        copy.authenticationContext = AuthenticationContextBox(context: context)
+        return copy
+    }
+
     /// The access-control object for a new or rewritten item, or nil when none is configured.
     func makeAccessControl() throws -> SecAccessControl? {
         guard let flags = accessControlFlags else { return nil }

@@ -39,10 +39,10 @@ extension Keychain {
             // out there so that the intent is explicit.
             if purpose != .add { query[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny as String }
         }
-        if purpose != .add {
-            if let authenticationPrompt { query[kSecUseOperationPrompt as String] = authenticationPrompt }
-            if let authenticationContext { query[kSecUseAuthenticationContext as String] = authenticationContext.context }
-        }
+        // Adding never prompts, so the prompt goes only with the other calls; the context goes
+        // with every call, as an add may need the credential it carries.
+        if purpose != .add, let authenticationPrompt { query[kSecUseOperationPrompt as String] = authenticationPrompt }
+        if let authenticationContext { query[kSecUseAuthenticationContext as String] = authenticationContext.context }
         return query
     }
 

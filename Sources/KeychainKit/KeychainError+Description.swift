@@ -61,7 +61,14 @@ extension KeychainError: CustomStringConvertible, LocalizedError {
         case KeychainError.noSuchAttr.status, KeychainError.noSuchClass.status:
             return "the keychain does not know an attribute or item class in the request"
         default:
-            if let text = SecCopyErrorMessageString(status, nil) as String? { return Self.clause(text) }
+            // Apple's message when the platform has one; this package's Linux table covers the
+            // keychain codes and says "unknown error" for the rest.
+            if let text = SecCopyErrorMessageString(status, nil) as String?, !text.lowercased().hasPrefix("unknown error") {
+                return Self.clause(text)
+            }
+            if name != nil, status <= -67585 {
+                return "a failure reported by the cryptographic services (certificates, keys, trust), not by a keychain item call"
+            }
             return "the keychain returned a status this library has no description for"
         }
     }

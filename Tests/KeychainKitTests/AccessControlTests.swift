@@ -83,4 +83,32 @@ struct AccessControlTests {
             #expect(recorder.calls(to: "copyMatching").allSatisfy { $0.query[kSecUseOperationPrompt as String] as? String == "Why we ask" })
         }
     }
+
+    @Test("An authentication context is passed, the same object, with every call")
+    func contextIsReused() throws {
+        try withTestKeychain { (_: TestKeychain) throws in
+            let recorder = SecItemRecorder()
+            let context = NSObject()
+            let keychain = Keychain(service: "svc").authenticationContext(context).recording(recorder)
+            _ = try? keychain.set("v", key: "k")
+            _ = try? keychain.get("k")
+            _ = try? keychain.allKeys()
+            _ = try? keychain.remove("k")
+            #expect(recorder.recorded.count >= 4)
+            for call in recorder.recorded {
+                #expect(call.query[kSecUseAuthenticationContext as String] as? NSObject === context, "\(call.function)")
+            }
+        }
+    }
+
+    @Test("authenticationContext returns a new keychain and leaves the original without one")
+    func contextConfiguration() throws {
+        try withTestKeychain { (_: TestKeychain) throws in
+            let recorder = SecItemRecorder()
+            let base = Keychain(service: "svc")
+            _ = base.authenticationContext(NSObject())
+            _ = try base.recording(recorder).get("k")
+            #expect(recorder.recorded.allSatisfy { $0.query[kSecUseAuthenticationContext as String] == nil })
+        }
+    }
 }

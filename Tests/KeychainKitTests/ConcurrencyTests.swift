@@ -28,7 +28,8 @@ struct ConcurrencyTests {
     @Test("Async operations run their SecItem calls on the keychain executor, off the caller's actor")
     @MainActor
     func asyncRunsOffTheCaller() async throws {
-        try await withTestKeychain { (_: TestKeychain) async throws in
+        try await withTestKeychain { @MainActor (_: TestKeychain) async throws in
+            MainActor.assertIsolated()
             let recorder = SecItemRecorder()
             let keychain = Keychain(service: "svc").recording(recorder)
             try await keychain.set("v", key: "k")

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 @testable import KeychainKit
@@ -12,7 +13,9 @@ func withTestKeychain<T>(identity: ClientIdentity = .unconfigured, _ body: (Test
 
 /// Async form of ``withTestKeychain(identity:_:)``.
 @discardableResult
-func withTestKeychain<T>(identity: ClientIdentity = .unconfigured, _ body: (TestKeychain) async throws -> T) async throws -> T {
+/// Mark `body` `@MainActor` to run it on the main actor.
+func withTestKeychain<T: Sendable>(identity: ClientIdentity = .unconfigured,
+                                   _ body: @Sendable (TestKeychain) async throws -> T) async throws -> T {
     let keychain = try TestKeychain(identity: identity)
     return try await KeychainContext.withContext(keychain.context) { try await body(keychain) }
 }
@@ -33,4 +36,33 @@ struct Account: Codable, Equatable, Sendable {
     var userId: String
     var password: String
     var membership: Bool
+}
+
+/// Seed 000's read, written as the article writes it (kSec constants, SecItemCopyMatching).
+func readLikeTheArticle(service: String, account: String) throws -> String? {
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: service,
+        kSecAttrAccount as String: account,
+        kSecReturnData as String: kCFBooleanTrue!,
+        kSecMatchLimit as String: kSecMatchLimitOne,
+    ]
+    var item: CFTypeRef?
+    let status = SecItemCopyMatching(query as CFDictionary, &item)
+    if status == errSecItemNotFound { return nil }
+    guard status == errSecSuccess else { throw KeychainError(status: status) }
+    return (item as? Data).flatMap { String(data: $0, encoding: .utf8) }
+}
+
+/// Seed 000's add, written as the article writes it.
+func writeLikeTheArticle(service: String, account: String, password: String) throws {
+    let query: [String: Any] = [
+        kSecClass as String: kSecClassGenericPassword,
+        kSecAttrService as String: service,
+        kSecAttrAccount as String: account,
+        kSecValueData as String: Data(password.utf8),
+        kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked,
+    ]
+    let status = SecItemAdd(query as CFDictionary, nil)
+    guard status == errSecSuccess else { throw KeychainError(status: status) }
 }
