@@ -38,7 +38,7 @@ extension Keychain {
 
     /// Replaces stored credentials after the password (or the account name) changed elsewhere.
     ///
-    /// Unlike ``saveCredentials(_:)`` this never adds an item: it is for a sign-in that the
+    /// Unlike ``saveCredentials(_:)-183af`` this never adds an item: it is for a sign-in that the
     /// server refused with the stored password and accepted with a new one.
     ///
     /// - Parameters:

@@ -18,7 +18,7 @@ extension Keychain {
         try getString(key)
     }
 
-    /// The string stored under `key`, or nil when nothing is stored. Same as ``get(_:)``.
+    /// The string stored under `key`, or nil when nothing is stored. Same as ``get(_:)-6gmhd``.
     public func getString(_ key: String) throws -> String? {
         guard let data = try readData(key: key) else { return nil }
         guard let string = String(data: data, encoding: .utf8) else {

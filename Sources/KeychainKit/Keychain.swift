@@ -127,7 +127,7 @@ struct ServerEndpoint: Sendable, Hashable {
         guard let scheme = url.scheme, !scheme.isEmpty else {
             throw .invalidServer(reason: "it has no scheme such as https://")
         }
-        guard let host = url.host, !host.isEmpty else {
+        guard let host = url.host(percentEncoded: false), !host.isEmpty else {
             throw .invalidServer(reason: "it has no host")
         }
         self.host = host

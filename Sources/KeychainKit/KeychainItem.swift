@@ -1,8 +1,8 @@
 public import Foundation
 import KeychainServices
 
-/// The attributes of a stored item, as ``Keychain/allItems(includingValues:)`` and
-/// ``Keychain/attributes(_:)`` return them.
+/// The attributes of a stored item, as ``Keychain/allItems(includingValues:)-3f8n6`` and
+/// ``Keychain/attributes(_:)-2ccwo`` return them.
 ///
 /// ``value`` is filled only when the caller asked for values; the description and the mirror
 /// never show it, so printing or dumping an item does not reveal the secret.
