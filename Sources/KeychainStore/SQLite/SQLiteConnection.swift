@@ -5,6 +5,11 @@ import Foundation
 final class SQLiteConnection {
     private var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
+    /// Statements handed out since the last ``resetAll()``. A statement stopped before its last
+    /// row stays active and keeps the connection on an old snapshot of the database (other
+    /// processes' commits would be invisible, and writes would fail with SQLITE_BUSY_SNAPSHOT),
+    /// so every operation ends by resetting them.
+    private var lent: [SQLiteStatement] = []
     let path: String
 
     /// Opens an existing database file (the engine creates the file itself, with the right mode).
@@ -39,6 +44,7 @@ final class SQLiteConnection {
     func statement(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
         if let cached = statements[sql] {
             cached.reset()
+            lent.append(cached)
             return cached
         }
         var raw: OpaquePointer?
@@ -46,7 +52,14 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let raw else { throw SQLiteConnection.error(rc, handle, context: "prepare") }
         let statement = SQLiteStatement(raw, connection: self)
         statements[sql] = statement
+        lent.append(statement)
         return statement
+    }
+
+    /// Resets every statement lent since the last call, ending any read they left open.
+    func resetAll() {
+        for statement in lent { statement.reset() }
+        lent.removeAll(keepingCapacity: true)
     }
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
@@ -55,9 +68,11 @@ final class SQLiteConnection {
         try execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
         do {
             let result = try body()
+            resetAll()
             try execute("COMMIT")
             return result
         } catch {
+            resetAll()
             try? execute("ROLLBACK")
             throw error
         }

@@ -24,6 +24,11 @@ extension KeychainFile.State {
         let schema = table.schema
         var conditions: [String] = []
         var arguments: [SQLiteStatement.Value] = []
+        // Filters answered by SQL through a column: re-checked on the decrypted attributes,
+        // because the columns are not authenticated (a row whose columns were swapped with
+        // another's must not be taken for it).
+        var indexedFilters: [(String, AttributeValue, AttributeKind)] = []
+        // Filters on attributes without a column: checked only on the decrypted attributes.
         var postFilters: [(String, AttributeValue, AttributeKind)] = []
 
         for (name, value) in query.effectiveFilters.sorted(by: { $0.key < $1.key }) {
@@ -39,16 +44,20 @@ extension KeychainFile.State {
                 conditions.append("keyclass = ?")
                 arguments.append(.integer(Int64(value.stringValue.flatMap(ProtectionClass.init(pdmn:))?.rawValue ?? -1)))
             case "sync", "tomb":
+                let flag = value.integerValue.map { $0 != 0 ? Int64(1) : 0 }
                 conditions.append("\(name) = ?")
-                arguments.append(.integer(value.integerValue.map { $0 != 0 ? 1 : 0 } ?? -1))
+                arguments.append(.integer(flag ?? -1))
+                indexedFilters.append((name, .integer(flag ?? -1), attribute.kind))
+                continue
             default:
                 if ItemSchema.fixedColumns.contains(name) {
                     postFilters.append((name, value, attribute.kind))
-                } else {
-                    conditions.append("\(attribute.columnName) = ?")
-                    arguments.append(.blob(index.index(name, value, kind: attribute.kind)))
+                    continue
                 }
+                conditions.append("\(attribute.columnName) = ?")
+                arguments.append(.blob(index.index(name, value, kind: attribute.kind)))
             }
+            indexedFilters.append((name, value, attribute.kind))
         }
         if query.filters["agrp"] == nil && !identity.seesAllGroups {
             conditions.append("agrp IN (\(identity.accessGroups.map { _ in "?" }.joined(separator: ", ")))")
@@ -78,13 +87,16 @@ extension KeychainFile.State {
                 damaged += 1
                 continue
             }
-            // The group column is only an index; the sealed attributes are the truth.
+            // The columns are only indexes; the sealed attributes are the truth.
             guard let group = attributes["agrp"]?.stringValue, identity.canRead(group) else { continue }
-            let passes = postFilters.allSatisfy { name, value, kind in
-                attributes[name].map { $0.matchBytes(for: kind) == value.matchBytes(for: kind) } ?? false
-            }
-            guard passes else { continue }
+            guard indexedFilters.allSatisfy({ Self.matches(attributes, $0) }) else { damaged += 1; continue }
+            guard postFilters.allSatisfy({ Self.matches(attributes, $0) }) else { continue }
             let sealedSecret = statement.blob(4)
+            if openSecrets && sealedSecret == nil && attributes["tomb"]?.integerValue != 1 {
+                // Every live item has a sealed secret (even "no data" is sealed); its absence is damage.
+                damaged += 1
+                continue
+            }
             var row = MatchedRow(rowid: statement.int64(0), persistentReference: reference, protection: protection,
                                  attributes: attributes, sealedSecret: sealedSecret, secret: nil)
             if openSecrets, let sealedSecret {
@@ -103,6 +115,16 @@ extension KeychainFile.State {
             throw .decode("the matching item failed its integrity check (the keychain file was modified or damaged)")
         }
         return rows
+    }
+
+    /// Whether the decrypted attributes hold `filter`'s value (sync and tomb as 0/1 flags).
+    static func matches(_ attributes: [String: AttributeValue], _ filter: (String, AttributeValue, AttributeKind)) -> Bool {
+        let (name, value, kind) = filter
+        guard let stored = attributes[name] else { return false }
+        if name == "sync" || name == "tomb" {
+            return AttributeValue.integer((stored.integerValue ?? 0) != 0 ? 1 : 0) == value
+        }
+        return stored.matchBytes(for: kind) == value.matchBytes(for: kind)
     }
 
     /// Writes a row: inserts when `rowid` is nil, otherwise replaces that row's columns.
