@@ -86,6 +86,8 @@ let package = Package(
             dependencies: ["KeychainServices"],
             path: "Examples/SeedInternetPassword"
         ),
+        // A helper process for tests that need several processes on one keychain.
+        .executableTarget(name: "keychain-test-worker", dependencies: ["KeychainServices", "KeychainStore"], path: "Tests/Worker"),
         // A private keychain per test, shared by the test targets.
         .target(name: "KeychainTestSupport", dependencies: ["KeychainStore"], path: "Tests/Support"),
         .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),

@@ -30,8 +30,24 @@ int32_t cks_request_key(const char *type, const char *description, int32_t keyri
 }
 
 // keyctl(2) operation numbers (linux/keyctl.h).
-enum { CKS_KEYCTL_GET_KEYRING_ID = 0, CKS_KEYCTL_UNLINK = 9, CKS_KEYCTL_READ = 11,
+enum { CKS_KEYCTL_GET_KEYRING_ID = 0, CKS_KEYCTL_SETPERM = 5, CKS_KEYCTL_LINK = 8, CKS_KEYCTL_UNLINK = 9, CKS_KEYCTL_SEARCH = 10, CKS_KEYCTL_READ = 11,
        CKS_KEYCTL_SET_TIMEOUT = 15, CKS_KEYCTL_INVALIDATE = 21 };
+
+long cks_keyctl_search(int32_t keyring, const char *description) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_SEARCH, keyring, "user", description, 0);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+long cks_keyctl_setperm(int32_t key, uint32_t permissions) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_SETPERM, key, permissions);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
 
 long cks_keyctl_read(int32_t key, void *buffer, size_t length) {
 #ifdef CKS_HAVE_KEYRING
@@ -52,6 +68,14 @@ long cks_keyctl_set_timeout(int32_t key, unsigned int seconds) {
 long cks_keyctl_invalidate(int32_t key) {
 #ifdef CKS_HAVE_KEYRING
     return syscall(SYS_keyctl, CKS_KEYCTL_INVALIDATE, key);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
+long cks_keyctl_link(int32_t key, int32_t keyring) {
+#ifdef CKS_HAVE_KEYRING
+    return syscall(SYS_keyctl, CKS_KEYCTL_LINK, key, keyring);
 #else
     errno = ENOSYS; return -1;
 #endif

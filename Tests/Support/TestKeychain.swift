@@ -8,11 +8,14 @@ public final class TestKeychain: Sendable {
     public let directory: URL
     public let file: KeychainFile
     public let context: KeychainContext
+    /// The keychain's device key, for opening the file a second time.
+    public let deviceKey: DeviceKey
 
     public init(identity: ClientIdentity = .unconfigured, name: String = "test.keychain-db") throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("swift-keychain-tests-\(UUID().uuidString)", isDirectory: true)
-        file = try KeychainFile.open(at: directory.appendingPathComponent(name), deviceKey: .random())
+        deviceKey = .random()
+        file = try KeychainFile.open(at: directory.appendingPathComponent(name), deviceKey: deviceKey)
         context = KeychainContext(file: file, identity: identity)
     }
 
@@ -43,6 +46,7 @@ public final class TestKeychain: Sendable {
     }
 
     deinit {
+        file.forgetSharedUnlockState()
         try? FileManager.default.removeItem(at: directory)
     }
 }

@@ -15,9 +15,15 @@
 
 int32_t cks_add_key(const char *type, const char *description, const void *payload, size_t length, int32_t keyring);
 int32_t cks_request_key(const char *type, const char *description, int32_t keyring);
+/// Searches `keyring` (recursively) for a "user" key called `description`; returns its serial.
+long cks_keyctl_search(int32_t keyring, const char *description);
+/// Sets a key's permission mask (KEYCTL_SETPERM).
+long cks_keyctl_setperm(int32_t key, uint32_t permissions);
 long cks_keyctl_read(int32_t key, void *buffer, size_t length);
 long cks_keyctl_set_timeout(int32_t key, unsigned int seconds);
 long cks_keyctl_invalidate(int32_t key);
+/// Links `key` into `keyring` (KEYCTL_LINK).
+long cks_keyctl_link(int32_t key, int32_t keyring);
 long cks_keyctl_unlink(int32_t key, int32_t keyring);
 long cks_keyctl_get_keyring_id(int32_t keyring, int create);
 

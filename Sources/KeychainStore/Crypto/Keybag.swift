@@ -47,6 +47,37 @@ struct Keybag {
         return aad
     }
 
+    /// Classes available only while the keychain is unlocked (A).
+    static let unlockedClasses: [ProtectionClass] = [.whenUnlocked, .whenUnlockedThisDeviceOnly, .whenPasscodeSetThisDeviceOnly]
+    /// Classes available from the first unlock until reboot (C).
+    static let firstUnlockClasses: [ProtectionClass] = [.afterFirstUnlock, .afterFirstUnlockThisDeviceOnly]
+    /// Classes a password protects (A and C); D classes stay wrapped by the device key.
+    static let passwordClasses = unlockedClasses + firstUnlockClasses
+
+    mutating func setKey(_ key: SymmetricKey, for protection: ProtectionClass) { classKeys[protection] = key }
+    mutating func dropKeys(_ classes: [ProtectionClass]) { for protection in classes { classKeys[protection] = nil } }
+    func hasKeys(_ classes: [ProtectionClass]) -> Bool { classes.allSatisfy { classKeys[$0] != nil } }
+
+    /// The concatenated keys of `classes` (32 bytes each), for the kernel keyring.
+    func export(_ classes: [ProtectionClass]) -> Data? {
+        var out = Data()
+        for protection in classes {
+            guard let key = classKeys[protection] else { return nil }
+            out.append(key.withUnsafeBytes { Data($0) })
+        }
+        return out
+    }
+
+    /// Reads keys written by ``export(_:)``.
+    mutating func importKeys(_ data: Data, _ classes: [ProtectionClass]) -> Bool {
+        guard data.count == 32 * classes.count else { return false }
+        for (offset, protection) in classes.enumerated() {
+            let start = data.startIndex + offset * 32
+            classKeys[protection] = SymmetricKey(data: data[start..<start + 32])
+        }
+        return true
+    }
+
     static func classLabel(_ protection: ProtectionClass) -> String { "class-\(protection.rawValue)" }
 
     /// A new keybag with fresh keys.

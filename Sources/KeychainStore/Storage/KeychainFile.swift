@@ -20,17 +20,33 @@ public final class KeychainFile: Sendable {
     /// The newest schema this code reads and writes.
     public static let schemaVersion: Int64 = 1
 
-    final class State {
+    // Only ever touched while `state`'s mutex is held, which is what makes sharing it sound.
+    final class State: @unchecked Sendable {
         let db: SQLiteConnection
         var keybag: Keybag
         let index: BlindIndex
         let keychainID: Data
+        let deviceKey: DeviceKey
+        /// Unlock state shared with the user's other processes (see KeychainFile+Lock.swift).
+        var unlock: UnlockState
 
-        init(db: SQLiteConnection, keybag: Keybag, keychainID: Data) {
+        init(db: SQLiteConnection, keybag: Keybag, keychainID: Data, deviceKey: DeviceKey) {
             self.db = db
             self.keybag = keybag
             self.index = BlindIndex(key: keybag.indexKey)
             self.keychainID = keychainID
+            self.deviceKey = deviceKey
+            self.unlock = UnlockState(keychainID: keychainID)
+        }
+    }
+
+    /// Runs `body` with the engine's state, after bringing the lock state up to date with what
+    /// other processes did (an unlock or lock elsewhere, an expired idle timeout).
+    func withState<T>(_ body: (State) throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
+        try state.withLock { state throws(KeychainStoreError) -> T in
+            defer { state.db.resetAll() }
+            state.refreshLockState()
+            return try body(state)
         }
     }
 
@@ -63,7 +79,10 @@ public final class KeychainFile: Sendable {
         let db = try SQLiteConnection(path: path)
         try configure(db)
         let (keybag, keychainID) = try loadOrCreateSchema(db, deviceKey: key)
-        return KeychainFile(url: url, state: State(db: db, keybag: keybag, keychainID: keychainID))
+        db.resetAll()
+        let state = State(db: db, keybag: keybag, keychainID: keychainID, deviceKey: key)
+        state.unlock.lockTimeout = try lockTimeoutSetting(db)
+        return KeychainFile(url: url, state: state)
     }
 
     private static func configure(_ db: SQLiteConnection) throws(KeychainStoreError) {
@@ -134,16 +153,19 @@ public final class KeychainFile: Sendable {
         }
         let indexKey = try Keybag.unwrap(wrappedIndex, with: deviceKey.key, label: "index", keychainID: keychainID)
         var keys: [ProtectionClass: SymmetricKey] = [:]
+        var hasPassword = false
         let statement = try db.statement("SELECT class, wrapping, wrapped FROM keybag")
         while try statement.step() {
             guard let protection = ProtectionClass(rawValue: Int(statement.int64(0))),
                   let wrapped = statement.blob(2) else { continue }
             // Only device-key-wrapped classes open without a password; the others stay locked.
-            guard statement.int64(1) == Keybag.Wrapping.deviceKey.rawValue else { continue }
+            guard statement.int64(1) == Keybag.Wrapping.deviceKey.rawValue else { hasPassword = true; continue }
             keys[protection] = try Keybag.unwrap(wrapped, with: deviceKey.key,
                                                  label: Keybag.classLabel(protection), keychainID: keychainID)
         }
-        return (Keybag(classKeys: keys, indexKey: indexKey), keychainID)
+        var keybag = Keybag(classKeys: keys, indexKey: indexKey)
+        keybag.hasPassword = hasPassword
+        return (keybag, keychainID)
     }
 
     static func setting(_ name: String, _ db: SQLiteConnection) throws(KeychainStoreError) -> Data? {
@@ -155,7 +177,7 @@ public final class KeychainFile: Sendable {
 
     /// Runs SQLite's integrity check; true when the file is sound.
     public func integrityCheck() throws(KeychainStoreError) -> Bool {
-        try state.withLock { state throws(KeychainStoreError) -> Bool in
+        try withState { state throws(KeychainStoreError) -> Bool in
             let statement = try state.db.statement("PRAGMA integrity_check")
             guard try statement.step() else { return false }
             return statement.text(0) == "ok"

@@ -1,0 +1,94 @@
+import Foundation
+internal import CKeychainSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The Linux kernel keyring, used to share unlock state between a user's processes.
+///
+/// Keys of the *session* keyring are seen by every process of the login session and can expire
+/// (the idle timeout); keys of the *user* keyring are seen by every process of the user and are
+/// forgotten at reboot. Containers often block these system calls: callers fall back to keeping
+/// state in the process.
+enum KernelKeyring {
+    enum Ring {
+        case session, user
+        var id: Int32 { self == .session ? CKS_KEY_SPEC_SESSION_KEYRING : CKS_KEY_SPEC_USER_KEYRING }
+    }
+
+    /// Whether the kernel keyring works here, and if not, why (probed once per process).
+    static let availability: Result<Void, ProbeFailure> = probe()
+
+    struct ProbeFailure: Error { let reason: String }
+
+    private static func probe() -> Result<Void, ProbeFailure> {
+        // Lets a test (or a cautious deployment) see the fallback without a container.
+        if ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_NO_KERNEL_KEYRING"] == "1" {
+            return .failure(ProbeFailure(reason: "the kernel keyring is turned off by SWIFT_KEYCHAIN_NO_KERNEL_KEYRING"))
+        }
+        let description = "swift-keychain:probe:\(getpid())"
+        let serial = cks_add_key("user", description, "1", 1, Ring.session.id)
+        guard serial >= 0 else {
+            return .failure(ProbeFailure(reason: "the kernel keyring is not available (\(String(cString: strerror(errno))))"))
+        }
+        _ = cks_keyctl_invalidate(serial)
+        return .success(())
+    }
+
+    /// Stores `payload` under `description`, replacing an existing key of that name; returns its serial.
+    static func add(_ description: String, _ payload: Data, in ring: Ring) -> Int32? {
+        // Created in the session keyring first: a process "possesses" what it reaches from its
+        // session, and only a possessor may change a new key's permissions. The user keyring is
+        // not always linked from a process's session, so a key created there directly could not
+        // even be read back by its creator.
+        removeAll(description, in: ring)
+        let serial = payload.withUnsafeBytes { cks_add_key("user", description, $0.baseAddress, $0.count, Ring.session.id) }
+        guard serial >= 0 else { return nil }
+        // Give the owning user all rights too, so the user's other processes can read it without
+        // possessing it. Other users still get none; code running as the same user is outside
+        // what the keyring protects against anyway (threat model).
+        _ = cks_keyctl_setperm(serial, 0x3f3f_0000)
+        if ring == .user {
+            guard cks_keyctl_link(serial, Ring.user.id) >= 0 else {
+                invalidate(serial)
+                return nil
+            }
+            _ = cks_keyctl_unlink(serial, Ring.session.id)
+        }
+        return serial
+    }
+
+    /// The serial of the key called `description` reachable from `ring`, if any.
+    static func search(_ description: String, in ring: Ring) -> Int32? {
+        let serial = cks_keyctl_search(ring.id, description)
+        return serial >= 0 ? Int32(serial) : nil
+    }
+
+    /// The payload of key `serial`, or nil if it expired, was invalidated or never existed.
+    static func read(_ serial: Int32, maximumLength: Int = 256) -> Data? {
+        var buffer = [UInt8](repeating: 0, count: maximumLength)
+        let count = buffer.withUnsafeMutableBytes { cks_keyctl_read(serial, $0.baseAddress, $0.count) }
+        defer { buffer.withUnsafeMutableBytes { cks_secure_zero($0.baseAddress, $0.count) } }
+        guard count >= 0, count <= maximumLength else { return nil }
+        return Data(buffer[0..<count])
+    }
+
+    static func setTimeout(_ serial: Int32, seconds: UInt32) {
+        _ = cks_keyctl_set_timeout(serial, seconds)
+    }
+
+    static func invalidate(_ serial: Int32) {
+        _ = cks_keyctl_invalidate(serial)
+    }
+
+    /// Unlinks and invalidates every key called `description` in `ring`. Unlinking takes effect
+    /// at once; invalidation alone is finished by the kernel's garbage collector later, so a
+    /// search right after it may still find the key. Bounded, in case the kernel refuses.
+    static func removeAll(_ description: String, in ring: Ring) {
+        var seen: Set<Int32> = []
+        while let serial = search(description, in: ring), seen.insert(serial).inserted, seen.count <= 16 {
+            _ = cks_keyctl_unlink(serial, ring.id)
+            _ = cks_keyctl_invalidate(serial)
+        }
+    }
+}
