@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+import KeychainServices
+import KeychainStore
+import KeychainTestSupport
+
+/// APPLE-SEMANTICS §3.12 and surprise 2: SecItemDelete.
+@Suite("Rules: SecItemDelete")
+struct RulesDeleteTests {
+    @Test("A delete removes every matching item and no other", arguments: PasswordClass.allCases)
+    func deletesAllMatches(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            for name in ["a", "b", "c"] {
+                #expect(add(passwordClass.base.with([kSecAttrAccount: name, kSecAttrLabel: "doomed"])) == errSecSuccess)
+            }
+            #expect(add(passwordClass.base.with([kSecAttrAccount: "d", kSecAttrLabel: "kept"])) == errSecSuccess)
+            let all = passwordClass.base.without(kSecAttrAccount)
+            #expect(delete(all.with([kSecAttrLabel: "doomed"])) == errSecSuccess)
+            #expect(matchCount(all) == 1)
+            #expect(exists(all.with([kSecAttrLabel: "kept"])) == errSecSuccess)
+        }
+    }
+
+    @Test("A delete of a whole class removes every item of that class only", arguments: PasswordClass.allCases)
+    func deleteWholeClass(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            let other: PasswordClass = passwordClass == .genp ? .inet : .genp
+            for name in ["a", "b"] { #expect(add(passwordClass.base.with([kSecAttrAccount: name])) == errSecSuccess) }
+            #expect(add(other.base) == errSecSuccess)
+            #expect(delete(passwordClass.only) == errSecSuccess)
+            #expect(matchCount(passwordClass.only) == 0)
+            #expect(matchCount(other.only) == 1)
+        }
+    }
+
+    @Test("A delete that matches nothing is errSecItemNotFound", arguments: PasswordClass.allCases)
+    func noMatch(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(delete(passwordClass.base) == errSecItemNotFound)
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            #expect(delete(passwordClass.base) == errSecSuccess)
+            #expect(delete(passwordClass.base) == errSecItemNotFound)
+        }
+    }
+
+    @Test("kSecMatchLimit in a delete, even kSecMatchLimitAll, is errSecParam and deletes nothing",
+          arguments: PasswordClass.allCases)
+    func matchLimitRefused(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            for limit in [kSecMatchLimitAll as Any, kSecMatchLimitOne as Any, 1 as Any] {
+                #expect(delete(passwordClass.base.with([kSecMatchLimit: limit])) == errSecParam)
+            }
+            #expect(exists(passwordClass.base) == errSecSuccess)
+        }
+    }
+
+    @Test("Any other search key in a delete is errSecParam", arguments: PasswordClass.allCases)
+    func otherSearchKeysRefused(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            for key in [kSecMatchCaseInsensitive, kSecMatchItemList, kSecMatchSubjectContains, "m_Whatever" as CFString] {
+                #expect(delete(passwordClass.base.with([key: kCFBooleanTrue!])) == errSecParam, "\(key)")
+            }
+            #expect(exists(passwordClass.base) == errSecSuccess)
+        }
+    }
+
+    @Test("Return keys, kSecValueData and kSecUseItemList in a delete are ignored", arguments: PasswordClass.allCases)
+    func ignoredKeys(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            #expect(delete(passwordClass.base.with([kSecReturnData: kCFBooleanTrue!, kSecReturnAttributes: kCFBooleanTrue!,
+                                                    kSecValueData: Data("not the secret".utf8), kSecUseItemList: ["x"]])) == errSecSuccess)
+            #expect(exists(passwordClass.base) == errSecItemNotFound)
+        }
+    }
+
+    @Test("A deleted local item is gone for good: adding it again gives a new persistent reference",
+          arguments: PasswordClass.allCases)
+    func localDeleteLeavesNothing(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        try keychain.run {
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            let first = try #require(persistentReference(of: passwordClass.base))
+            #expect(delete(passwordClass.base) == errSecSuccess)
+            #expect(exists(passwordClass.base.with([kSecAttrTombstone: 1])) == errSecItemNotFound)
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            #expect(persistentReference(of: passwordClass.base) != first)
+        }
+    }
+}
