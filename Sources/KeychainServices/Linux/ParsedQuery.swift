@@ -77,8 +77,6 @@ struct ParsedQuery {
     var operationPrompt: String?
     var authenticationContext: AnyObject?
     var accessControl: SecAccessControl?
-    /// Keys that are not class attributes (Apple refuses more than 128).
-    var nonAttributeKeyCount = 0
 
     var returnsAnything: Bool { returnData || returnAttributes || returnRef || returnPersistentRef }
     var isAuthenticationSkip: Bool { authenticationUI == "u_AuthUIS" }

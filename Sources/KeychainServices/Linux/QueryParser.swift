@@ -20,15 +20,26 @@ enum QueryParser {
         var query = ParsedQuery()
         var entries: [(String, Any)] = []
         entries.reserveCapacity(dictionary.count)
+        // A key that is not a string fails when it is read, after the class and the size
+        // checks: a number is looked up as an attribute (errSecNoSuchAttr), anything else is
+        // errSecParam.
+        var badKey: StatusError?
         for (key, value) in dictionary {
-            guard let key = key as? String else { throw StatusError(key is NSNumber ? -25303 : -50) }
+            guard let key = key as? String else {
+                if badKey == nil { badKey = StatusError(key is NSNumber ? -25303 : -50) }
+                continue
+            }
             entries.append((key, value))
         }
         query.requestClass = try resolveClass(entries, &query)
+        // Security sizes the query before reading any key, so an oversized dictionary is
+        // errSecParam whatever else is wrong with it.
+        let otherKeys = dictionary.count - entries.count
+        guard querySize(entries.map(\.0), for: query.requestClass) + otherKeys <= queryKeyLimit else { throw StatusError(-50) }
+        if let badKey { throw badKey }
         for (key, value) in entries {
             try apply(key, value, to: &query, operation: operation)
         }
-        guard query.nonAttributeKeyCount <= 128 else { throw StatusError(-50) }
         if query.accessControl != nil && query.attributes["pdmn"] != nil { throw StatusError(-50) }
         if query.attributes["ggrp"] != nil && query.attributes["sync"]?.integerValue == 1 { throw StatusError(-50) }
         if let control = query.accessControl {
@@ -37,6 +48,35 @@ enum QueryParser {
             query.attributes["pdmn"] = .string(control.protection)
         }
         return query
+    }
+
+    /// Security's bound on a query's size (`QUERY_KEY_LIMIT` in `SecDbQuery.c`).
+    static let queryKeyLimit = 128
+
+    /// Names in Security's schema of every table class that have no counterpart among our
+    /// attributes (row id, encrypted blob, secret, digest, access control, tombstone flag,
+    /// persistent reference, app-clip flag).
+    private static let schemaOnlyNames: Set<String> = ["rowid", "data", "v_Data", "v_pk", "accc", "u_Tomb", "persistref", "clip"]
+
+    /// How big Security considers a query (`query_create`): the number of attributes in the
+    /// class's schema plus every dictionary key that is not one of them. Identities have no
+    /// attributes of their own, so they count certificates' and keys' and every key.
+    static func querySize(_ keys: [String], for requestClass: RequestClass) -> Int {
+        func schemaCount(_ itemClass: ItemClass) -> Int {
+            // inet also holds six entitlement-gated secret fields (binn, bini, bin0-bin3).
+            itemClass.schema.attributes.count + schemaOnlyNames.count
+                + (itemClass == .internetPassword ? entitledInternetFields.count : 0)
+        }
+        switch requestClass {
+        case .identity:
+            return schemaCount(.certificate) + schemaCount(.key) + keys.count
+        case .table(let itemClass):
+            let outside = keys.filter { key in
+                itemClass.schema.attribute(key) == nil && !schemaOnlyNames.contains(key)
+                    && !(itemClass == .internetPassword && entitledInternetFields.contains(key))
+            }
+            return schemaCount(itemClass) + outside.count
+        }
     }
 
     /// The class comes from `kSecClass`, or from a persistent reference's prefix.
@@ -65,7 +105,6 @@ enum QueryParser {
             try applyAttribute(key, value, to: &query, operation: operation)
             return
         }
-        query.nonAttributeKeyCount += 1
         switch key.first {
         case "c":
             guard key == "class" else { throw StatusError(-50) }
