@@ -196,7 +196,9 @@ enum QueryParser {
         switch name {
         case "nleg", "musr":
             return // kSecUseDataProtectionKeychain is a no-op; the user view is not the caller's to set
-        case "clip":
+        case "clip", "data", "v_pk":
+            // Schema names no caller may set: the app-clip flag, the encrypted blob column, the
+            // primary-key digest. Security finds them but cannot convert a value for them.
             throw StatusError(-50)
         case "accc":
             guard let control = value as? SecAccessControl else { throw StatusError(-50) }
