@@ -10,7 +10,11 @@ enum ResultShaper {
     /// The value for one item, or nil when there is none to give (data asked for alone on an
     /// item without data; a reference asked for alone on a password).
     static func value(for item: StoredItem, query: ParsedQuery, forAdd: Bool) -> AnyObject? {
-        let wantsDictionary = query.returnAttributes || query.returnRef
+        // Matches Security: a reference asked for with any other return key turns the result
+        // into a dictionary; asked for alone it is the reference itself, which a password
+        // does not have (so nothing).
+        let others = [query.returnData, query.returnAttributes, query.returnPersistentRef].filter { $0 }.count
+        let wantsDictionary = query.returnAttributes || (query.returnRef && others > 0)
             || (query.returnData && query.returnPersistentRef)
         if !wantsDictionary {
             if query.returnData {
