@@ -105,8 +105,12 @@ enum SecItemImplementation {
         let certificateLike = query.requestClass == .table(.certificate) || query.requestClass == .identity
         for (key, value) in query.matchKeys {
             switch key {
-            case "m_Issuers", "m_Policy":
+            case "m_Issuers":
                 if !certificateLike { throw StatusError(-4) }
+            case "m_Policy":
+                // Security reads the value as a policy while parsing, before it looks at the
+                // class; this platform has no policy objects, so no value can be one.
+                throw StatusError(-50)
             case "m_HostOrSubdomainOfHost":
                 guard query.requestClass == .table(.internetPassword) else { throw StatusError(-4) }
                 guard value is String else { throw StatusError(-50) }
