@@ -7,6 +7,8 @@ import KeychainStore
 enum SecItemImplementation {
     static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         run {
+            let context = try KeychainContext.current()
+            try requireAccessGroups(context.identity)
             let query = try QueryParser.parse(dictionary, for: .add)
             if query.isAuthenticationSkip { throw StatusError(-50) }
             if let reference = query.persistentReference, reference.identity == nil { throw StatusError(-50) }
@@ -19,7 +21,6 @@ enum SecItemImplementation {
                 // it would silently weaken what the caller asked for.
                 throw StatusError(-4)
             }
-            let context = try KeychainContext.current()
             let item = try context.file.add(itemClass, attributes: query.attributes, secret: query.valueData,
                                              identity: context.identity)
             if query.returnsAnything, let result {
@@ -32,6 +33,8 @@ enum SecItemImplementation {
 
     static func copyMatching(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         run {
+            let context = try KeychainContext.current()
+            try requireAccessGroups(context.identity)
             let query = try QueryParser.parse(dictionary, for: .copyMatching)
             if query.useItemList { throw StatusError(-50) }
             if let reference = query.persistentReference {
@@ -43,7 +46,6 @@ enum SecItemImplementation {
             let limit = query.limit ?? .count(1)
             if limit == .count(0) { throw StatusError(-25300) }
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
-            let context = try KeychainContext.current()
             let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
             var items = try context.file.find(query.itemQuery(itemClass), identity: context.identity,
                                               limit: host == nil ? limit.maximum : nil,
@@ -62,6 +64,9 @@ enum SecItemImplementation {
 
     static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
         run {
+            let context = try KeychainContext.current()
+            try requireAccessGroups(context.identity)
+            try checkExplicitWriteGroup(dictionary, context.identity)
             let query = try QueryParser.parse(dictionary, for: .update)
             // On iOS, return keys set to true in an update's query are errSecParam.
             if query.returnsAnything || !query.matchKeys.isEmpty || query.limit != nil || query.useItemList
@@ -73,7 +78,6 @@ enum SecItemImplementation {
             let parsedChanges = try QueryParser.parseChanges(changes, for: query.requestClass)
             if parsedChanges.accessControl.map({ !$0.constraints.isEmpty }) ?? false { throw StatusError(-4) }
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
-            let context = try KeychainContext.current()
             try context.file.update(query.itemQuery(itemClass), changes: parsedChanges.attributes,
                                     secret: parsedChanges.secret, identity: context.identity)
         }
@@ -81,6 +85,9 @@ enum SecItemImplementation {
 
     static func delete(_ dictionary: NSDictionary) -> OSStatus {
         run {
+            let context = try KeychainContext.current()
+            try requireAccessGroups(context.identity)
+            try checkExplicitWriteGroup(dictionary, context.identity)
             let query = try QueryParser.parse(dictionary, for: .delete)
             // Delete always acts on every match, so any search key (even kSecMatchLimitAll) is refused.
             if !query.matchKeys.isEmpty || query.limit != nil || query.isAuthenticationSkip { throw StatusError(-50) }
@@ -88,7 +95,6 @@ enum SecItemImplementation {
                 if !query.attributes.isEmpty { throw StatusError(-50) }
                 throw StatusError(-25300)
             }
-            let context = try KeychainContext.current()
             switch query.requestClass {
             case .table(let itemClass):
                 try context.file.delete(query.itemQuery(itemClass), identity: context.identity)
@@ -123,6 +129,23 @@ enum SecItemImplementation {
             default:
                 break // case-insensitive, item list, subject searches: accepted and ignored, as on Apple
             }
+        }
+    }
+
+    /// Security refuses every call from a caller that holds no access group, before it reads
+    /// the dictionary (`errSecMissingEntitlement`).
+    private static func requireAccessGroups(_ identity: ClientIdentity) throws(StatusError) {
+        if identity.accessGroups.isEmpty && !identity.seesAllGroups { throw StatusError(-34018) }
+    }
+
+    /// Update and delete check an explicit `kSecAttrAccessGroup` against the groups the caller
+    /// may write before the dictionary is parsed, so a group not held (or a value that is not a
+    /// string at all) is `errSecMissingEntitlement` even when the query is otherwise wrong or
+    /// would match nothing. The token group is never writable.
+    private static func checkExplicitWriteGroup(_ dictionary: NSDictionary, _ identity: ClientIdentity) throws(StatusError) {
+        for (key, value) in dictionary where (key as? String) == "agrp" {
+            guard let group = value as? String, group != "com.apple.token",
+                  identity.seesAllGroups || identity.accessGroups.contains(group) else { throw StatusError(-34018) }
         }
     }
 
