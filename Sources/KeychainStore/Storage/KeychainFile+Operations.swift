@@ -193,17 +193,10 @@ extension KeychainFile.State {
 
         let oldKey = primaryKeyIndex(table, row.attributes)
         let newKey = primaryKeyIndex(table, attributes)
-        if oldKey != newKey {
-            if let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
-                guard clash.1 else { throw .duplicateItem }
-                try deleteRow(table, rowid: clash.0)
-            }
-            if row.attributes["sync"]?.integerValue == 1 {
-                // A synchronizable item that moves leaves a tombstone for its old key, with a new identity.
-                let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
-                let reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
-                try writeRow(table, rowid: nil, persistentReference: reference, attributes: tombstone, sealedSecret: nil)
-            }
+        let keyChanges = oldKey != newKey
+        if keyChanges, let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
+            guard clash.1 else { throw .duplicateItem }
+            try deleteRow(table, rowid: clash.0)
         }
 
         let sealedSecret: Data?
@@ -218,5 +211,13 @@ extension KeychainFile.State {
         }
         try writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
                      attributes: attributes, sealedSecret: sealedSecret)
+
+        // A synchronizable item that moves leaves a tombstone for its old key, with a new
+        // identity. It is written after the item has left that key, since the key is unique.
+        if keyChanges && row.attributes["sync"]?.integerValue == 1 && row.attributes["tomb"]?.integerValue != 1 {
+            let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
+            let reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+            try writeRow(table, rowid: nil, persistentReference: reference, attributes: tombstone, sealedSecret: nil)
+        }
     }
 }
