@@ -72,12 +72,12 @@ struct RulesFailureCatalogueTests {
         }
     }
 
-    @Test("kSecUseTombstones accepts booleans, numbers and numeric strings, and refuses other values", arguments: PasswordClass.allCases)
+    @Test("kSecUseTombstones accepts booleans, numbers and any string, and refuses other values", arguments: PasswordClass.allCases)
     func useTombstonesValues(_ passwordClass: PasswordClass) throws {
         let keychain = try TestKeychain()
         keychain.run {
             #expect(add(passwordClass.withSecret) == errSecSuccess)
-            for value in [kCFBooleanFalse! as Any, 0 as Any, "0" as Any] {
+            for value in [kCFBooleanFalse! as Any, 0 as Any, "0" as Any, "not a number" as Any] {
                 #expect(exists(passwordClass.base.with([kSecUseTombstones: value])) == errSecSuccess)
             }
             #expect(exists(passwordClass.base.with([kSecUseTombstones: Data()])) == errSecParam)

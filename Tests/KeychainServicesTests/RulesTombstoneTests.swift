@@ -119,4 +119,26 @@ struct RulesTombstoneTests {
             #expect(exists(item([kSecValuePersistentRef: reference])) == errSecItemNotFound)
         }
     }
+
+    @Test("kSecUseTombstones true makes deleting a local item leave a tombstone", arguments: PasswordClass.allCases)
+    func useTombstonesTrue(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            #expect(delete(passwordClass.base.with([kSecUseTombstones: kCFBooleanTrue!])) == errSecSuccess)
+            #expect(exists(passwordClass.base) == errSecItemNotFound)
+            #expect(exists(passwordClass.base.with([kSecAttrTombstone: 1])) == errSecSuccess)
+        }
+    }
+
+    @Test("kSecUseTombstones false makes deleting a synchronizable item leave nothing", arguments: PasswordClass.allCases)
+    func useTombstonesFalse(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            let synced = Self.synced(passwordClass)
+            #expect(add(synced) == errSecSuccess)
+            #expect(delete(synced.with([kSecUseTombstones: kCFBooleanFalse!])) == errSecSuccess)
+            #expect(exists(synced.with([kSecAttrTombstone: 1])) == errSecItemNotFound)
+        }
+    }
 }

@@ -72,6 +72,9 @@ struct ParsedQuery {
     var hasValueRef = false
     var persistentReference: PersistentReference?
     var useItemList = false
+    /// `kSecUseTombstones`: whether deletes (and key-changing updates) leave tombstones; nil
+    /// leaves the choice to the keychain (synchronizable items only).
+    var useTombstones: Bool?
     /// `kSecUseAuthenticationUI`'s value, `kSecUseNoAuthenticationUI` = true counting as Fail.
     var authenticationUI: String?
     var operationPrompt: String?

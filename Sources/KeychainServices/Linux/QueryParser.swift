@@ -182,14 +182,30 @@ enum QueryParser {
         case "u_ItemList":
             query.useItemList = true
         case "u_Tomb":
+            // Security takes a boolean, a number (non-zero is true) or a string read as an
+            // integer the way CFStringGetIntValue reads it (no leading integer: 0).
             switch ValueConversion.input(value) {
-            case .boolean, .integer: break
-            case .string(let s) where Int(s) != nil: break
+            case .boolean(let flag): query.useTombstones = flag
+            case .integer(let n): query.useTombstones = n != 0
+            case .real(let r): query.useTombstones = r != 0
+            case .string(let s): query.useTombstones = leadingInteger(s) != 0
             default: throw StatusError(-50)
             }
         default:
             break
         }
+    }
+
+    /// The integer a string starts with (after blanks, with an optional sign), or 0.
+    static func leadingInteger(_ string: String) -> Int {
+        let trimmed = string.drop { $0 == " " || $0 == "\t" || $0 == "\n" }
+        var digits = ""
+        for (offset, character) in trimmed.enumerated() {
+            if offset == 0 && (character == "-" || character == "+") { digits.append(character); continue }
+            guard character.isASCII, character.isNumber else { break }
+            digits.append(character)
+        }
+        return Int(digits) ?? 0
     }
 
     private static func applyAttribute(_ name: String, _ value: Any, to query: inout ParsedQuery, operation: Operation) throws(StatusError) {

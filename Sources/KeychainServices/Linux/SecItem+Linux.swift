@@ -79,7 +79,8 @@ enum SecItemImplementation {
             if parsedChanges.accessControl.map({ !$0.constraints.isEmpty }) ?? false { throw StatusError(-4) }
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
             try context.file.update(query.itemQuery(itemClass), changes: parsedChanges.attributes,
-                                    secret: parsedChanges.secret, identity: context.identity)
+                                    secret: parsedChanges.secret, identity: context.identity,
+                                    tombstones: query.useTombstones)
         }
     }
 
@@ -97,7 +98,8 @@ enum SecItemImplementation {
             }
             switch query.requestClass {
             case .table(let itemClass):
-                try context.file.delete(query.itemQuery(itemClass), identity: context.identity)
+                try context.file.delete(query.itemQuery(itemClass), identity: context.identity,
+                                        tombstones: query.useTombstones)
             case .identity:
                 // An identity is a certificate and its private key; with neither stored as a pair
                 // there is never one to delete.

@@ -95,9 +95,11 @@ extension KeychainFile {
     /// - Parameters:
     ///   - changes: attributes to set, coerced for their kinds.
     ///   - secret: new data for the items, or nil to keep theirs.
+    ///   - tombstones: `kSecUseTombstones`: whether a synchronizable item whose primary key
+    ///     changes leaves a tombstone (nil: yes, Security's default; false: no).
     @discardableResult
     public func update(_ query: ItemQuery, changes: [String: AttributeValue], secret: Data?,
-                       identity: ClientIdentity) throws(KeychainStoreError) -> Int {
+                       identity: ClientIdentity, tombstones: Bool? = nil) throws(KeychainStoreError) -> Int {
         var changes = changes
         for ignored in ["musr", "mdat", "persistref", "UUID", "sha1"] { changes[ignored] = nil }
         if let group = changes["agrp"] {
@@ -124,7 +126,7 @@ extension KeychainFile {
                     guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
                         throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
                     }
-                    try state.update(row, in: table, changes: changes, secret: secret)
+                    try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones)
                 }
                 return rows.count
             }
@@ -134,8 +136,11 @@ extension KeychainFile {
     /// Deletes every item matching `query`, in one transaction; returns how many. A
     /// synchronizable item becomes a tombstone (invisible to normal queries); others are removed.
     /// No match is `errSecItemNotFound`.
+    ///
+    /// - Parameter tombstones: `kSecUseTombstones`, which overrides that choice both ways: true
+    ///   leaves a tombstone for every deleted item, false for none (nil: synchronizable items only).
     @discardableResult
-    public func delete(_ query: ItemQuery, identity: ClientIdentity) throws(KeychainStoreError) -> Int {
+    public func delete(_ query: ItemQuery, identity: ClientIdentity, tombstones: Bool? = nil) throws(KeychainStoreError) -> Int {
         if let group = query.filters["agrp"]?.stringValue, !identity.canWrite(group) {
             throw .missingEntitlement(group: group)
         }
@@ -148,7 +153,8 @@ extension KeychainFile {
                     guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
                         throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
                     }
-                    if row.attributes["sync"]?.integerValue == 1 && row.attributes["tomb"]?.integerValue != 1 {
+                    let isTombstone = row.attributes["tomb"]?.integerValue == 1
+                    if tombstones ?? (row.attributes["sync"]?.integerValue == 1 && !isTombstone) {
                         let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
                         try state.writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
                                            attributes: tombstone, sealedSecret: nil)
@@ -181,7 +187,8 @@ func laterThan(_ previous: AttributeValue?) -> Double {
 }
 
 extension KeychainFile.State {
-    func update(_ row: MatchedRow, in table: ItemTable, changes: [String: AttributeValue], secret: Data?) throws(KeychainStoreError) {
+    func update(_ row: MatchedRow, in table: ItemTable, changes: [String: AttributeValue], secret: Data?,
+                tombstones: Bool? = nil) throws(KeychainStoreError) {
         var attributes = row.attributes
         for (name, value) in changes { attributes[name] = value }
         attributes["mdat"] = .date(laterThan(row.attributes["mdat"]))
@@ -213,8 +220,10 @@ extension KeychainFile.State {
                      attributes: attributes, sealedSecret: sealedSecret)
 
         // A synchronizable item that moves leaves a tombstone for its old key, with a new
-        // identity. It is written after the item has left that key, since the key is unique.
-        if keyChanges && row.attributes["sync"]?.integerValue == 1 && row.attributes["tomb"]?.integerValue != 1 {
+        // identity (unless kSecUseTombstones is false). It is written after the item has left
+        // that key, since the key is unique.
+        if keyChanges && (tombstones ?? true) && row.attributes["sync"]?.integerValue == 1
+            && row.attributes["tomb"]?.integerValue != 1 {
             let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
             let reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
             try writeRow(table, rowid: nil, persistentReference: reference, attributes: tombstone, sealedSecret: nil)
