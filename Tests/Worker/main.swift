@@ -30,6 +30,16 @@ case "unlock":
 case "lock":
     file.lock()
     say("ok")
+case "sharing":
+    switch file.unlockSharing {
+    case .kernelKeyring: say("kernel-keyring")
+    case .perProcess(let reason): say("per-process \(reason)")
+    }
+case "add":
+    // add ACCOUNT VALUE PDMN
+    let status = SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: rest[0] as NSString,
+                             kSecValueData: Data(rest[1].utf8) as NSData, kSecAttrAccessible: rest[2] as NSString] as NSDictionary, nil)
+    say("status \(status)")
 case "is-locked":
     say(file.isLocked ? "locked" : "unlocked")
 case "read":
