@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# The main job on a fresh machine: build keychainctl, store a password in the default keychain
+# (created on first use) and find it again.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-system-packages.sh
+swift build --product keychainctl
+keychainctl="$(swift build --show-bin-path)/keychainctl"
+account="${USER:-demo}"
+# -U updates the item if an earlier run stored it; a password on the command line shows in
+# process listings, which is fine for a demo value (omit -w's value to be prompted instead).
+"$keychainctl" add-generic-password -U -a "$account" -s swift-keychain.demo -w "demo password"
+echo "Stored a password for $account at swift-keychain.demo; finding it again:"
+"$keychainctl" find-generic-password -a "$account" -s swift-keychain.demo -w

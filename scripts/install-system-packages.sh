@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the build and the tests need, if any is missing:
+#   libsqlite3-dev, pkg-config  the keychain's storage (system SQLite)
+#   sqlite3                      tests that tamper with a keychain file directly
+#   tmux                         tests that type at a real terminal prompt
+set -euo pipefail
+packages=(libsqlite3-dev pkg-config sqlite3 tmux)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+sudo=""
+[ "$(id -u)" -ne 0 ] && sudo="sudo"
+echo "Installing: ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
