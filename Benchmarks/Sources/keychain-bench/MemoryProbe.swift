@@ -1,0 +1,47 @@
+import Foundation
+import KeychainStore
+
+/// What a fresh process doing lookups costs in memory.
+struct MemoryResult: Codable, Sendable {
+    var items: Int
+    var lookups: Int
+    /// Resident set after opening the keychain, before any lookup (KiB).
+    var rss_after_open_kib: Int
+    /// Peak resident set of the whole process (getrusage ru_maxrss, KiB).
+    var peak_rss_kib: Int
+    var lookup: LatencySummary
+}
+
+enum MemoryProbe {
+    /// The child side: open the keychain, look up `lookups` random filler items, report.
+    static func child(keychain: String, deviceKey: String, items: Int, lookups: Int) throws -> MemoryResult {
+        let system = try SecItemSystem(path: keychain, deviceKeyPath: deviceKey)
+        let afterOpen = currentResidentKiB()
+        var generator = SplitMix64(seed: 7)
+        let keys = (0..<lookups).map { _ in WorkloadKeys.filler(Int(generator.next() % UInt64(items))) }
+        let lookup = try timeEach(keys) { try system.lookup(account: $0) }
+        return MemoryResult(items: items, lookups: lookups, rss_after_open_kib: afterOpen,
+                            peak_rss_kib: peakResidentKiB(), lookup: lookup)
+    }
+
+    /// The parent side: runs the child in a new process of this same executable.
+    static func spawn(keychain: String, deviceKey: String, items: Int, lookups: Int) throws -> MemoryResult {
+        let output = try runSelf(["memory-child", "--keychain", keychain, "--device-key", deviceKey,
+                                  "--items", String(items), "--lookups", String(lookups)])
+        return try JSONDecoder().decode(MemoryResult.self, from: output)
+    }
+}
+
+/// Runs this executable with `arguments`; returns its standard output, failing on a non-zero exit.
+func runSelf(_ arguments: [String]) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchFailure("child \(arguments.first ?? "") exited \(process.terminationStatus)") }
+    return data
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+// keychain-bench: the measurements behind BENCHMARKS.md. Standard output carries one JSON
+// document; progress goes to standard error. Always build it in release mode:
+//     cd Benchmarks && swift build -c release && .build/release/keychain-bench core --dir /var/tmp/kb
+let usage = """
+    usage: keychain-bench core   --dir DIR [--sizes 100,1000,10000,100000] [--ops 1000] [--memory-lookups 2000] [--hook CMD]
+           keychain-bench lock   --dir DIR [--items 1000] [--reads 4000] [--reps 10]
+           keychain-bench fill   --keychain FILE --device-key FILE --items N
+           keychain-bench memory-child --keychain FILE --device-key FILE --items N --lookups L
+    """
+
+struct Options {
+    var values: [String: String] = [:]
+    init(_ arguments: ArraySlice<String>) throws {
+        var iterator = arguments.makeIterator()
+        while let name = iterator.next() {
+            guard name.hasPrefix("--"), let value = iterator.next() else { throw BenchFailure(usage) }
+            values[String(name.dropFirst(2))] = value
+        }
+    }
+    func string(_ name: String, _ fallback: String? = nil) throws -> String {
+        guard let value = values[name] ?? fallback else { throw BenchFailure("missing --\(name)\n" + usage) }
+        return value
+    }
+    func int(_ name: String, _ fallback: Int? = nil) throws -> Int {
+        guard let value = try Int(string(name, fallback.map(String.init))) else { throw BenchFailure("--\(name) wants a number") }
+        return value
+    }
+    func ints(_ name: String, _ fallback: String) throws -> [Int] {
+        try string(name, fallback).split(separator: ",").map {
+            guard let value = Int($0) else { throw BenchFailure("--\(name) wants numbers") }
+            return value
+        }
+    }
+}
+
+struct CoreResult: Codable {
+    var ours: [SizeResult]
+    var floor: [SizeResult]
+    var memory: [MemoryResult]
+    var whatif: [WhatIfResult]
+    var sqlite_version: String
+}
+
+func emit(_ value: some Encodable) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    FileHandle.standardOutput.write(try encoder.encode(value))
+    FileHandle.standardOutput.write(Data("\n".utf8))
+}
+
+func main() throws {
+    let arguments = CommandLine.arguments
+    guard arguments.count >= 2 else { throw BenchFailure(usage) }
+    let options = try Options(arguments.dropFirst(2))
+    switch arguments[1] {
+    case "core":
+        let directory = try options.string("dir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let sizes = try options.ints("sizes", "100,1000,10000,100000")
+        let operations = try options.int("ops", 1000)
+        let lookups = try options.int("memory-lookups", 2000)
+        let keychain = directory + "/bench.keychain-db", deviceKey = directory + "/device-key"
+        let ours = try SecItemSystem(path: keychain, deviceKeyPath: deviceKey)
+        var memory: [MemoryResult] = []
+        var oursResults: [SizeResult] = []
+        var floorResults: [SizeResult] = []
+        let floor = try SQLiteFloorSystem(path: directory + "/floor.sqlite")
+        // Sizes one at a time, ours then the floor, so both see the disk in the same state of the run.
+        var filled = 0
+        for n in sizes.sorted() {
+            let a = try runWorkload(GrowingFrom(ours, filled), sizes: [n], operations: operations, seed: UInt64(n))
+            let b = try runWorkload(GrowingFrom(floor, filled), sizes: [n], operations: operations, seed: UInt64(n))
+            filled = n
+            oursResults += a
+            floorResults += b
+            memory.append(try MemoryProbe.spawn(keychain: keychain, deviceKey: deviceKey, items: n, lookups: lookups))
+            progress("  memory at \(n) items: peak \(memory.last!.peak_rss_kib) KiB")
+            if let hook = options.values["hook"] {
+                // The end-to-end (CLI) measurements of our keychain run here, on this same
+                // file at this size, so the keychain is filled only once.
+                try runHook(hook, [String(n), keychain, deviceKey])
+            }
+        }
+        // Evidence for the lookup-plan fix, on copies of the largest keychain.
+        let whatif = try WhatIf.run(keychain: keychain, deviceKey: deviceKey, items: filled,
+                                    operations: min(operations, 300), directory: directory)
+        try emit(CoreResult(ours: oursResults, floor: floorResults, memory: memory, whatif: whatif, sqlite_version: sqliteVersion()))
+    case "lock":
+        let directory = try options.string("dir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try emit(LockBench.run(directory: directory, items: try options.int("items", 1000),
+                               reads: try options.int("reads", 4000), repetitions: try options.int("reps", 10)))
+    case "fill":
+        let system = try SecItemSystem(path: try options.string("keychain"), deviceKeyPath: try options.string("device-key"))
+        try system.fill(from: try options.int("from", 0), to: try options.int("items"))
+    case "memory-child":
+        try emit(MemoryProbe.child(keychain: try options.string("keychain"), deviceKey: try options.string("device-key"),
+                                   items: try options.int("items"), lookups: try options.int("lookups")))
+    default:
+        throw BenchFailure(usage)
+    }
+}
+
+/// Runs `command` (a shell command line) with `arguments` appended; its output goes to ours.
+func runHook(_ command: String, _ arguments: [String]) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", command + " \"$@\"", "hook"] + arguments
+    process.standardOutput = FileHandle.standardError
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw BenchFailure("hook exited \(process.terminationStatus)") }
+}
+
+/// Resumes a system's fill from where an earlier size left it.
+final class GrowingFrom: KeyValueSystem {
+    let base: any KeyValueSystem
+    let start: Int
+    init(_ base: any KeyValueSystem, _ start: Int) { self.base = base; self.start = start }
+    var name: String { base.name }
+    func fill(from: Int, to: Int) throws { try base.fill(from: max(from, start), to: to) }
+    func add(account: String, secret: [UInt8]) throws { try base.add(account: account, secret: secret) }
+    func lookup(account: String) throws { try base.lookup(account: account) }
+    func update(account: String, secret: [UInt8]) throws { try base.update(account: account, secret: secret) }
+    func delete(account: String) throws { try base.delete(account: account) }
+    var bytesOnDisk: Int { base.bytesOnDisk }
+    var databasePath: String { base.databasePath }
+}
+
+do {
+    try main()
+} catch {
+    progress("keychain-bench: \(error)")
+    exit(1)
+}

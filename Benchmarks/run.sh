@@ -1,0 +1,96 @@
+#!/bin/bash
+# The whole benchmark in one command (see BENCHMARKS.md):
+#   Benchmarks/run.sh            full run: 100, 1,000, 10,000, 100,000 items; rewrites
+#                                Benchmarks/results/ and the results section of BENCHMARKS.md
+#   Benchmarks/run.sh --quick    100 and 1,000 items, fewer operations; results in a temp folder
+#   --no-install                 skip apt-get / pip (everything already installed)
+#
+# Installs the peers (Debian: gnome-keyring, libsecret-tools, keyutils, dbus, PyGObject; PyPI:
+# keyring, keyrings.alt, matplotlib in a venv under ~/.cache), builds keychain-bench and
+# keychainctl in release mode, runs every system through the same workload one after another
+# (never two at once), stops what it started, and writes the results and the plot.
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+QUICK=0; INSTALL=1
+for a in "$@"; do
+  case "$a" in
+    --quick) QUICK=1 ;;
+    --no-install) INSTALL=0 ;;
+    *) echo "usage: $0 [--quick] [--no-install]" >&2; exit 2 ;;
+  esac
+done
+if [ "$QUICK" = 1 ]; then SIZES=100,1000; OPS=200; LOOKUPS=500; else SIZES=100,1000,10000,100000; OPS=1000; LOOKUPS=2000; fi
+VENV=${XDG_CACHE_HOME:-$HOME/.cache}/swift-keychain-bench/venv
+START=$SECONDS
+say() { echo "[$(date -u +%T)] $*" >&2; }
+
+if [ "$INSTALL" = 1 ]; then
+  say "installing peers"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
+    gnome-keyring libsecret-tools keyutils dbus python3-gi gir1.2-secret-1 python3-venv libsqlite3-dev >/dev/null
+  if [ ! -x "$VENV/bin/python" ]; then /usr/bin/python3 -m venv --system-site-packages "$VENV"; fi
+  "$VENV/bin/pip" install -q --disable-pip-version-check keyring keyrings.alt pycryptodome matplotlib
+fi
+PY=$VENV/bin/python
+
+say "building keychain-bench and keychainctl (release)"
+(cd "$HERE" && swift build -c release 2>&1 | grep -E "error|Compiling|Build complete" | tail -3 >&2 \
+  && swift build -c release --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -2 >&2)
+BENCH=$HERE/.build/release/keychain-bench
+CTL=$HERE/.build/release/keychainctl
+[ -x "$BENCH" ] && [ -x "$CTL" ] || { echo "build failed" >&2; exit 1; }
+
+# Everything runs on the real disk (/var/tmp, not a tmpfs), in one folder removed at the end.
+WORK=$(mktemp -d /var/tmp/swift-keychain-bench.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+RAW=$WORK/raw; mkdir -p "$RAW"
+CMD="Benchmarks/run.sh$([ "$QUICK" = 1 ] && echo " --quick")"
+"$PY" - "$RAW/machine.json" "$CMD" "$WORK" <<'PYEOF'
+import json, os, subprocess, sys, datetime
+cpu = next((l.split(":", 1)[1].strip() for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
+            if l.startswith("Model name")), "?")
+df = subprocess.run(["df", "-T", sys.argv[3]], capture_output=True, text=True).stdout.splitlines()[-1].split()
+swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
+json.dump({"cpu": cpu, "cores": os.cpu_count(), "kernel": "Linux " + os.uname().release,
+           "disk": f"{df[1]} on {df[0]}", "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+           "command": sys.argv[2], "swift": swift[0] if swift else "?"}, open(sys.argv[1], "w"), indent=1)
+PYEOF
+
+say "our keychain + raw SQLite floor + keychainctl end to end, sizes $SIZES"
+"$BENCH" core --dir "$WORK/core" --sizes "$SIZES" --ops "$OPS" --memory-lookups "$LOOKUPS" \
+  --hook "'$PY' '$HERE/peers/ours_cli.py' '$CTL' '$RAW' $QUICK" > "$RAW/core.json"
+rm -rf "$WORK/core"
+
+say "lock state (a fresh session keyring, so nothing reaches the caller's)"
+keyctl session - /bin/sh -c "'$BENCH' lock --dir '$WORK/lock' --items 1000 --reads $([ "$QUICK" = 1 ] && echo 1000 || echo 4000) --reps $([ "$QUICK" = 1 ] && echo 4 || echo 10) > '$RAW/lock.json'" >/dev/null
+rm -rf "$WORK/lock"
+
+cd "$HERE/peers"
+say "process start-up baselines"
+"$PY" peers.py baseline "$RAW/peers-baseline.json" "$SIZES" $QUICK "$WORK/p"
+say "kernel keyring"
+"$PY" peers.py kernel-keyring "$RAW/peers-kernel.json" "$SIZES" $QUICK "$WORK/p"
+say "Python keyring (file backends)"
+"$PY" peers.py python-keyring "$RAW/peers-python.json" "$SIZES" $QUICK "$WORK/p"
+say "GNOME Keyring on a private bus"
+./private_bus.sh "$PY" peers.py gnome-keyring "$RAW/peers-gnome.json" "$SIZES" $QUICK "$WORK/p" 2> >(grep -v "Failed to set fd limit" >&2)
+
+echo "{\"total_seconds\": $((SECONDS - START))}" > "$RAW/total.json"
+"$PY" - "$RAW" <<'PYEOF'
+import json, sys
+p = sys.argv[1] + "/machine.json"; m = json.load(open(p)); m.update(json.load(open(sys.argv[1] + "/total.json")))
+json.dump(m, open(p, "w"), indent=1)
+PYEOF
+if [ "$QUICK" = 1 ]; then
+  OUT=$(mktemp -d /var/tmp/swift-keychain-bench-quick.XXXXXX)
+  "$PY" report.py "$RAW" "$OUT" >/dev/null
+  cp -r "$RAW" "$OUT/raw"
+  say "quick run done in $((SECONDS - START)) s: $OUT/summary.md, $OUT/latency.png"
+else
+  "$PY" report.py "$RAW" "$HERE/results" "$ROOT/BENCHMARKS.md" >/dev/null
+  rm -rf "$HERE/results/raw"; cp -r "$RAW" "$HERE/results/raw"
+  say "done in $((SECONDS - START)) s: Benchmarks/results/ and BENCHMARKS.md updated"
+fi
