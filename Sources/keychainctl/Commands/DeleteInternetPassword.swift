@@ -1,0 +1,31 @@
+import ArgumentParser
+
+/// `delete-internet-password`: deletes the first internet password that matches.
+struct DeleteInternetPassword: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete-internet-password",
+        abstract: "Delete an internet password item.",
+        discussion: """
+            Deletes the first matching item, after printing its attributes on standard output; \
+            "password has been deleted." follows on standard error. No match exits 44.
+
+            Example: keychainctl delete-internet-password -a alice -s example.com
+            """)
+
+    @OptionGroup var attributes: InternetPasswordOptions
+    @OptionGroup var location: KeychainOption
+    @OptionGroup var group: AccessGroupOption
+
+    @Argument(help: ArgumentHelp("The keychains to search (instead of --keychain).", valueName: "keychain"))
+    var keychains: [String] = []
+
+    func validate() throws {
+        try location.validate(positional: keychains, allowsSeveral: true)
+    }
+
+    func run() throws {
+        try PasswordActions.delete(try attributes.attributes(),
+                                   targets: KeychainSession.targets(location.named(keychains)),
+                                   accessGroup: group.accessGroup)
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import Foundation
+
+/// `dump-keychain`: prints every password item of one or more keychains.
+struct DumpKeychain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dump-keychain",
+        abstract: "Dump the contents of one or more keychains.",
+        discussion: """
+            Prints every generic and internet password item in the format of \
+            `find-generic-password`, on standard output. With -d each item's password follows \
+            ("data:" and the value on the next line); a locked keychain is unlocked first, with \
+            its password prompted for (or read from standard input). An empty keychain prints \
+            nothing.
+            """)
+
+    @Flag(name: .customShort("d"), help: "Include each item's password (its decrypted data).")
+    var includeData = false
+
+    @OptionGroup var location: KeychainOption
+    @OptionGroup var group: AccessGroupOption
+
+    @Argument(help: ArgumentHelp("The keychains to dump (instead of --keychain).", valueName: "keychain"))
+    var keychains: [String] = []
+
+    func validate() throws {
+        try location.validate(positional: keychains, allowsSeveral: true)
+    }
+
+    func run() throws {
+        for target in KeychainSession.targets(location.named(keychains)) {
+            let file = try KeychainSession.openForItems(target, accessGroup: group.accessGroup)
+            // As `security dump-keychain -d` does, ask to unlock a locked keychain first.
+            if includeData { try KeychainAdministration.unlockIfNeeded(file, path: target.url.path) }
+            for kind in [PasswordKind.internet, .generic] {
+                for item in try ItemStore.all(kind, withSecrets: includeData, context: "SecKeychainSearchCopyNext") {
+                    var text = ItemPrinter.render(item.attributes, kind: kind, keychain: target.url)
+                    if includeData {
+                        text += "data:\n" + SecurityFormat.buffer(Array(item.secret ?? Data())) + "\n"
+                    }
+                    Console.out(text)
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+
+/// `set-keychain-password`: sets, changes or removes a keychain's password.
+struct SetKeychainPassword: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set-keychain-password",
+        abstract: "Set the password of a keychain.",
+        discussion: """
+            Changes the keychain password: the class keys are re-wrapped, the items are not \
+            rewritten. A keychain that has no password gets one (-o is not needed). An empty new \
+            password removes the password: items readable only when a password is set \
+            (kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) are then destroyed. Passwords not \
+            given are prompted for. \(PasswordArgument.warning)
+            """)
+
+    @Option(name: [.customShort("o"), .customLong("old-password")], parsing: .unconditional,
+            help: ArgumentHelp("The current password.", valueName: "password"))
+    var oldPassword: String?
+
+    @Option(name: [.customShort("p"), .customLong("new-password")], parsing: .unconditional,
+            help: ArgumentHelp("The new password.", valueName: "password"))
+    var newPassword: String?
+
+    @OptionGroup var location: KeychainOption
+
+    @Argument(help: ArgumentHelp("The keychain (instead of --keychain).", valueName: "keychain"))
+    var keychains: [String] = []
+
+    func validate() throws {
+        try location.validate(positional: keychains, allowsSeveral: false)
+    }
+
+    func run() throws {
+        let target = KeychainSession.targets(location.named(keychains))[0]
+        let context = "SecKeychainChangePassword \(target.url.path)"
+        let file = try KeychainSession.open(target)
+        let hasPassword = try KeychainAdministration.hasPassword(file, context: context)
+        let current: [UInt8]? = hasPassword ? try PasswordArgument.resolve(
+            oldPassword ?? PasswordArgument.readMarker, prompt: "Old Password: ", confirmPrompt: nil, context: context) : nil
+        let new = try PasswordArgument.resolve(newPassword ?? PasswordArgument.readMarker, prompt: "New Password: ",
+                                               confirmPrompt: "Retype New Password: ", context: context)
+        try KeychainAdministration.setPassword(file, new: new.isEmpty ? nil : new, current: current, context: context)
+    }
+}

@@ -1,0 +1,45 @@
+import ArgumentParser
+import KeychainServices
+
+/// `unlock-keychain`: unlocks a keychain with its password.
+struct UnlockKeychain: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "unlock-keychain",
+        abstract: "Unlock a keychain.",
+        discussion: """
+            Unlocks the keychain for every process of this user. Without -p the password is \
+            prompted for on the terminal without echo (or read as one line from standard input \
+            when it is not a terminal). A wrong password exits 51 (errSecAuthFailed). A keychain \
+            without a password is always unlocked; nothing is asked then. \
+            \(PasswordArgument.warning)
+            """)
+
+    @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,
+            help: ArgumentHelp("The keychain password; see below for prompting.", valueName: "password"))
+    var password: String?
+
+    @Flag(name: .customShort("u"), help: "Do not use a password: succeeds only for a keychain without one (otherwise errSecAuthFailed).")
+    var withoutPassword = false
+
+    @OptionGroup var location: KeychainOption
+
+    @Argument(help: ArgumentHelp("The keychain (instead of --keychain).", valueName: "keychain"))
+    var keychains: [String] = []
+
+    func validate() throws {
+        try location.validate(positional: keychains, allowsSeveral: false)
+        if withoutPassword && password != nil { throw ValidationError("Give -u or -p, not both.") }
+    }
+
+    func run() throws {
+        let target = KeychainSession.targets(location.named(keychains))[0]
+        let context = "SecKeychainUnlock \(target.url.path)"
+        let file = try KeychainSession.open(target)
+        guard try KeychainAdministration.hasPassword(file, context: context) else { return }
+        if withoutPassword { throw CommandFailure.status(errSecAuthFailed, context, hint: "The keychain has a password; give it with -p or at the prompt.") }
+        let secret = try PasswordArgument.resolve(password ?? PasswordArgument.readMarker,
+                                                  prompt: "password to unlock \(target.url.path): ",
+                                                  confirmPrompt: nil, context: context)
+        try KeychainAdministration.unlock(file, password: secret, context: context)
+    }
+}

@@ -1,0 +1,36 @@
+/// Adjusts a command line before it is parsed, where `security`'s getopt rules and
+/// swift-argument-parser's differ.
+///
+/// `security add-generic-password … -w` with `-w` last, and no value, means "prompt me for the
+/// password". An option parser sees a missing value there, so a trailing password flag gets the
+/// ``PasswordArgument/readMarker`` ("-") as its value. A `-w` that is itself the value of the
+/// option before it (`-a -w`) is left alone, as getopt would.
+enum ArgumentNormalizer {
+    /// The password flags of the subcommands that prompt when the flag comes last.
+    static let passwordFlags: [String: Set<String>] = [
+        "add-generic-password": ["-w", "-p", "--password"],
+        "add-internet-password": ["-w", "--password"],
+        "unlock-keychain": ["-p", "--password"],
+        "create-keychain": ["-p", "--password"],
+        "set-keychain-password": ["-o", "-p", "--old-password", "--new-password"],
+        "export": ["-P", "--passphrase"],
+        "import": ["-P", "--passphrase"],
+    ]
+
+    /// Short options that take a value, by subcommand, so a password flag given as the value of
+    /// another option is recognised.
+    static let valueOptions: Set<String> = [
+        "-a", "-c", "-C", "-d", "-D", "-G", "-j", "-l", "-p", "-P", "-r", "-s", "-t", "-w", "-T", "-o",
+        "--keychain", "--access-group",
+    ]
+
+    static func normalize(_ arguments: [String]) -> [String] {
+        guard let command = arguments.first, let flags = passwordFlags[command],
+              let last = arguments.last, arguments.count >= 2, flags.contains(last) else { return arguments }
+        if arguments.count >= 3 && valueOptions.contains(arguments[arguments.count - 2]) {
+            // `-a -w`: the flag is the account's value, not a password flag.
+            return arguments
+        }
+        return arguments + [PasswordArgument.readMarker]
+    }
+}

@@ -1,0 +1,59 @@
+import ArgumentParser
+
+/// Runs one command line and turns every outcome into an exit status, so that the process and
+/// interactive mode report results the same way.
+enum CommandRunner {
+    /// What running one command gave.
+    struct Outcome {
+        /// The process exit status.
+        let exitCode: Int32
+        /// What interactive mode prints after "returned": the raw OSStatus for keychain
+        /// failures (as `security` prints it), otherwise the exit status.
+        let reported: Int32
+    }
+
+    /// The whole process: global options, then one command or the interactive loop.
+    static func runProcess() -> Int32 {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let (globals, rest) = GlobalOptions.parse(arguments)
+        if globals.help {
+            return execute(["help"] + rest).exitCode
+        }
+        if !rest.isEmpty {
+            return execute(rest, verbose: globals.verbose).exitCode
+        }
+        if globals.interactive {
+            return InteractiveSession(options: globals).run()
+        }
+        // Like `security` with no command: the usage, and the usage status.
+        Console.out(Keychainctl.helpMessage() + "\n")
+        return ExitStatus.usage
+    }
+
+    /// Parses and runs one command line (without the program name).
+    static func execute(_ arguments: [String], verbose: Bool = false) -> Outcome {
+        let arguments = ArgumentNormalizer.normalize(arguments)
+        if verbose {
+            Console.err(arguments.first.map { [$0] + arguments.dropFirst().map { "\"\($0)\"" } }?.joined(separator: " ") ?? "")
+            Console.err("\n")
+        }
+        do {
+            var command = try Keychainctl.parseAsRoot(arguments)
+            try command.run()
+            return Outcome(exitCode: ExitStatus.success, reported: ExitStatus.success)
+        } catch let failure as CommandFailure {
+            Console.report(failure)
+            return Outcome(exitCode: failure.exitCode, reported: failure.reportedResult)
+        } catch let exit as ExitCode {
+            return Outcome(exitCode: exit.rawValue, reported: exit.rawValue)
+        } catch {
+            if Keychainctl.exitCode(for: error) == .success {
+                // --help, help <command>, --version.
+                Console.out(Keychainctl.fullMessage(for: error) + "\n")
+                return Outcome(exitCode: ExitStatus.success, reported: ExitStatus.success)
+            }
+            Console.err(Keychainctl.fullMessage(for: error) + "\n")
+            return Outcome(exitCode: ExitStatus.usage, reported: ExitStatus.usage)
+        }
+    }
+}

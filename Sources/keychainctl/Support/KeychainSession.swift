@@ -1,0 +1,96 @@
+import Foundation
+import KeychainStore
+import Synchronization
+
+/// Chooses and opens the keychain a subcommand works on.
+///
+/// The default keychain is the one every library call of this user uses
+/// (``KeychainPaths/defaultKeychain(environment:)``: `$SWIFT_KEYCHAIN_PATH`, else the XDG data
+/// folder) and is created on first use. A keychain named on the command line must already exist
+/// (only `create-keychain` makes new ones), so that a mistyped path is an error rather than a new,
+/// empty keychain.
+enum KeychainSession {
+    /// A keychain to open: its file and whether the user named it.
+    struct Target: Sendable {
+        let url: URL
+        let named: Bool
+    }
+
+    /// The keychains `names` refer to, or the default keychain when there are none.
+    static func targets(_ names: [String]) -> [Target] {
+        if names.isEmpty { return [Target(url: KeychainPaths.defaultKeychain(), named: false)] }
+        return names.map { Target(url: resolve($0), named: true) }
+    }
+
+    /// A path as given; a bare name is looked up in the keychains folder, as `security` looks
+    /// one up in ~/Library/Keychains: "login.keychain" finds "login.keychain-db", and a name
+    /// without an extension gets ".keychain-db".
+    static func resolve(_ name: String) -> URL {
+        if name.contains("/") { return URL(fileURLWithPath: name) }
+        let folder = keychainsFolder()
+        let direct = folder.appendingPathComponent(name)
+        if FileManager.default.fileExists(atPath: direct.path) { return direct }
+        if !name.hasSuffix("-db") {
+            let database = folder.appendingPathComponent(name + "-db")
+            if FileManager.default.fileExists(atPath: database.path) { return database }
+        }
+        if !name.contains(".") { return folder.appendingPathComponent(name + ".keychain-db") }
+        return direct
+    }
+
+    /// The folder the default keychain lives in when `SWIFT_KEYCHAIN_PATH` is not set.
+    static func keychainsFolder() -> URL {
+        var environment = ProcessInfo.processInfo.environment
+        environment[KeychainPaths.keychainPathVariable] = nil
+        return KeychainPaths.defaultKeychain(environment: environment).deletingLastPathComponent()
+    }
+
+    /// Keychains this process has opened, by path. Interactive mode runs many commands in one
+    /// process; reusing the open keychain keeps what an earlier command did to it in memory
+    /// (an `unlock-keychain` followed by `find-generic-password` works, as in `security -i`).
+    private static let opened = Mutex<[String: KeychainFile]>([:])
+
+    /// Opens `target`, creating it only when it is the default keychain.
+    static func open(_ target: Target) throws(CommandFailure) -> KeychainFile {
+        let key = target.url.standardizedFileURL.path
+        if let file = opened.withLock({ $0[key] }), FileManager.default.fileExists(atPath: key) { return file }
+        do {
+            let file = try KeychainFile.open(at: target.url, create: !target.named)
+            opened.withLock { $0[key] = file }
+            return file
+        } catch {
+            throw .engine(error, "SecKeychainOpen \(target.url.path)")
+        }
+    }
+
+    /// Creates a new keychain file at `url` (which must not exist) and keeps it open.
+    static func create(_ url: URL, context: String) throws(CommandFailure) -> KeychainFile {
+        do {
+            let file = try KeychainFile.open(at: url, create: true)
+            opened.withLock { $0[url.standardizedFileURL.path] = file }
+            return file
+        } catch {
+            throw .engine(error, context)
+        }
+    }
+
+    /// Forgets an open keychain (it is being deleted) and returns it, if it was open.
+    @discardableResult
+    static func close(_ url: URL) -> KeychainFile? {
+        opened.withLock { $0.removeValue(forKey: url.standardizedFileURL.path) }
+    }
+
+    /// Makes `file` the keychain this process's SecItem calls use, as an administrator that sees
+    /// every access group (like macOS `security`), or only `accessGroup` when one is given.
+    static func useForItems(_ file: KeychainFile, accessGroup: String?) {
+        let identity = accessGroup.map { ClientIdentity(accessGroups: [$0]) } ?? .administrator()
+        KeychainContext.setProcessDefault(KeychainContext(file: file, identity: identity))
+    }
+
+    /// Opens `target` and makes it the SecItem keychain of this process.
+    static func openForItems(_ target: Target, accessGroup: String?) throws(CommandFailure) -> KeychainFile {
+        let file = try open(target)
+        useForItems(file, accessGroup: accessGroup)
+        return file
+    }
+}

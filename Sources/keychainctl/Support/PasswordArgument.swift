@@ -1,0 +1,16 @@
+/// A password as the command line gives it: a value after the flag, or "-" (also what a bare
+/// trailing `-w` becomes, see ``ArgumentNormalizer``) to read it safely instead.
+enum PasswordArgument {
+    static let readMarker = "-"
+
+    /// The password bytes: the value itself, or one read from the terminal or standard input.
+    static func resolve(_ value: String, prompt: String, confirmPrompt: String?, context: String) throws(CommandFailure) -> [UInt8] {
+        if value == readMarker {
+            return try PasswordInput.read(prompt: prompt, confirmPrompt: confirmPrompt, context: context)
+        }
+        return Array(value.utf8)
+    }
+
+    /// The help sentence every password option carries.
+    static let warning = "A password typed on the command line can be seen by other users in the process listing (ps); give -w last, or -w -, to be prompted without echo (or to read one line from standard input when it is not a terminal)."
+}
