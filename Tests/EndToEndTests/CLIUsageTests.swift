@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+
+/// Help, bad usage and the documented exit codes of keychainctl.
+@Suite struct CLIUsageTests {
+    static let subcommands = [
+        "add-generic-password", "add-internet-password", "find-generic-password", "find-internet-password",
+        "delete-generic-password", "delete-internet-password", "dump-keychain", "create-keychain",
+        "delete-keychain", "lock-keychain", "unlock-keychain", "set-keychain-password",
+        "set-keychain-settings", "show-keychain-info", "export", "import", "list-keychains", "default-keychain",
+    ]
+
+    @Test("With no command keychainctl prints its usage on standard output and exits 2, as security does")
+    func noArguments() throws {
+        let result = try CLISandbox().run([])
+        #expect(result.status == 2)
+        #expect(result.stdout.contains("add-generic-password"))
+    }
+
+    @Test("--help and -h print the overview, the subcommands and the exit codes, and exit 0")
+    func rootHelp() throws {
+        let sandbox = try CLISandbox()
+        for flag in ["--help", "-h"] {
+            let result = try sandbox.run([flag])
+            #expect(result.status == 0, "\(flag)")
+            for name in Self.subcommands { #expect(result.stdout.contains(name), "\(flag) \(name)") }
+            #expect(result.stdout.contains("44  errSecItemNotFound"))
+            #expect(result.stdout.contains("45  errSecDuplicateItem"))
+        }
+    }
+
+    @Test("Every subcommand has --help, exiting 0", arguments: subcommands)
+    func subcommandHelp(_ name: String) throws {
+        let result = try CLISandbox().run([name, "--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE"))
+        #expect(result.stdout.contains("--keychain"))
+    }
+
+    @Test("help <subcommand> prints that subcommand's help")
+    func helpSubcommand() throws {
+        let result = try CLISandbox().run(["help", "find-generic-password"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Print only the password"))
+    }
+
+    @Test("Help for commands that take passwords warns that command-line passwords show in process listings",
+          arguments: ["add-generic-password", "add-internet-password", "unlock-keychain", "create-keychain",
+                      "set-keychain-password", "export", "import"])
+    func passwordWarning(_ name: String) throws {
+        let result = try CLISandbox().run([name, "--help"])
+        #expect(result.stdout.replacingOccurrences(of: "\n", with: " ").contains("process listing"))
+    }
+
+    @Test("An unknown subcommand is bad usage: exit 2 and an error on standard error")
+    func unknownSubcommand() throws {
+        let result = try CLISandbox().run(["frobnicate-keychain"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Error"))
+        #expect(result.stdout == "")
+    }
+
+    @Test("An unknown option is bad usage", arguments: subcommands)
+    func unknownOption(_ name: String) throws {
+        let result = try CLISandbox().run([name, "--no-such-option"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--no-such-option"))
+    }
+
+    @Test("An option missing its value is bad usage")
+    func missingValue() throws {
+        #expect(try CLISandbox().run(["find-generic-password", "-s"]).status == 2)
+    }
+
+    @Test("An empty keychain name or access group is bad usage")
+    func emptyNames() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["find-generic-password", "--keychain", ""]).status == 2)
+        #expect(try sandbox.run(["find-generic-password", "--access-group", ""]).status == 2)
+    }
+
+    @Test("docs/keychainctl.md lists every exit status the help lists")
+    func documentedExitCodes() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs/keychainctl.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let help = try CLISandbox().run(["--help"]).stdout
+        let codes = help.split(separator: "\n").compactMap { line -> Int? in
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard let first = trimmed.split(separator: " ").first, trimmed.contains("  ") else { return nil }
+            return Int(first)
+        }
+        #expect(codes.count >= 13)
+        for code in codes { #expect(text.contains("| \(code) |"), "exit \(code) is not in docs/keychainctl.md") }
+    }
+}
