@@ -105,13 +105,43 @@ struct RulesFailureCatalogueTests {
         }
     }
 
-    @Test("inet's extra secret fields (binn, bin0…) need an entitlement: errSecMissingEntitlement")
-    func internetExtraFieldsNeedEntitlement() throws {
+    /// Security's XPC server refuses these before the keychain reads the dictionary, so the
+    /// class does not matter (OSX/sec/ipc/server.c, sec_item_add_id).
+    @Test("Private attributes in an add (CloudKit plaintext fields, inet's extra secret fields, kSecAttrSysBound) are errSecMissingEntitlement",
+          arguments: PasswordClass.allCases, ["dspk", "pcss", "pcsk", "pcsi", "binn", "bini", "bin0", "bin3", "sysb"])
+    func privateAttributesInAdd(_ passwordClass: PasswordClass, _ name: String) throws {
         let keychain = try TestKeychain()
         keychain.run {
-            #expect(add(PasswordClass.inet.withSecret.with([kSecDataInetExtraNotes: Data("n".utf8)])) == errSecMissingEntitlement)
-            #expect(add(PasswordClass.inet.withSecret.with([kSecDataInetExtraClientDefined0: Data("n".utf8)])) == errSecMissingEntitlement)
-            #expect(add(PasswordClass.genp.withSecret.with([kSecDataInetExtraNotes: Data("n".utf8)])) == errSecNoSuchAttr)
+            #expect(add(passwordClass.withSecret.with([name as CFString: Data("x".utf8)])) == errSecMissingEntitlement)
+            #expect(exists(passwordClass.base) == errSecItemNotFound)
+        }
+    }
+
+    /// sec_item_update_id checks dspk and sysb in the query, the other fields in attributesToUpdate.
+    @Test("Private attributes in an update are errSecMissingEntitlement: dspk or sysb in the query, plaintext or extra fields in the changes",
+          arguments: PasswordClass.allCases)
+    func privateAttributesInUpdate(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            #expect(update(passwordClass.base.with([kSecAttrSysBound: 1]), item([kSecAttrLabel: "x"])) == errSecMissingEntitlement)
+            #expect(update(passwordClass.base.with([kSecAttrDeriveSyncIDFromItemAttributes: kCFBooleanTrue!]), item([kSecAttrLabel: "x"])) == errSecMissingEntitlement)
+            for name in [kSecAttrPCSPlaintextServiceIdentifier, kSecAttrPCSPlaintextPublicKey, kSecAttrPCSPlaintextPublicIdentity,
+                         kSecDataInetExtraNotes, kSecDataInetExtraClientDefined2] {
+                #expect(update(passwordClass.base, item([name: Data("x".utf8)])) == errSecMissingEntitlement, "\(name)")
+            }
+            let stored = attributes(of: passwordClass.base)
+            #expect(stored?["labl"] == nil)
+        }
+    }
+
+    @Test("inet's extra secret fields in a search are not filters")
+    func internetExtraFieldsInSearch() throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(PasswordClass.inet.withSecret) == errSecSuccess)
+            #expect(exists(PasswordClass.inet.base.with([kSecDataInetExtraNotes: Data("anything".utf8)])) == errSecSuccess)
+            #expect(exists(PasswordClass.genp.base.with([kSecDataInetExtraNotes: Data("anything".utf8)])) == errSecNoSuchAttr)
         }
     }
 

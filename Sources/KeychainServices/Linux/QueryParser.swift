@@ -230,7 +230,11 @@ enum QueryParser {
         }
         guard let kind = attributeKind(name, in: query.requestClass) else {
             if case .table(.internetPassword) = query.requestClass, entitledInternetFields.contains(name) {
-                throw StatusError(-34018)
+                // inet's extra secret fields are data attributes without a column: the value
+                // must convert to data, but it filters nothing. (Writing them needs an
+                // entitlement, refused before parsing; see SecItemImplementation.)
+                do { _ = try AttributeValue.coerce(ValueConversion.input(value), to: .data) } catch { throw StatusError(error.status) }
+                return
             }
             throw StatusError(-25303)
         }

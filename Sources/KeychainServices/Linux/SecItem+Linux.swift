@@ -7,6 +7,7 @@ import KeychainStore
 enum SecItemImplementation {
     static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         run {
+            if containsAny(dictionary, entitledOnAdd) { throw StatusError(-34018) }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             let query = try QueryParser.parse(dictionary, for: .add)
@@ -64,6 +65,9 @@ enum SecItemImplementation {
 
     static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
         run {
+            if containsAny(dictionary, entitledInUpdateQuery) || containsAny(changes, entitledInUpdateChanges) {
+                throw StatusError(-34018)
+            }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             try checkExplicitWriteGroup(dictionary, context.identity)
@@ -132,6 +136,20 @@ enum SecItemImplementation {
                 break // case-insensitive, item list, subject searches: accepted and ignored, as on Apple
             }
         }
+    }
+
+    /// Private attributes that Security's XPC server accepts only from callers holding a private
+    /// entitlement, checked before the keychain reads the dictionary: CloudKit plaintext fields
+    /// (dspk, pcss, pcsk, pcsi), inet's extra secret fields, and the system-bound flag. No process
+    /// holds those entitlements here, so naming one is `errSecMissingEntitlement`.
+    private static let plaintextFields: Set<String> = ["dspk", "pcss", "pcsk", "pcsi"]
+    private static let entitledOnAdd: Set<String> = plaintextFields.union(QueryParser.entitledInternetFields).union(["sysb"])
+    /// Update checks dspk and sysb in the query (sic), the other fields in attributesToUpdate.
+    private static let entitledInUpdateQuery: Set<String> = ["dspk", "sysb"]
+    private static let entitledInUpdateChanges: Set<String> = Set(["pcss", "pcsk", "pcsi"]).union(QueryParser.entitledInternetFields)
+
+    private static func containsAny(_ dictionary: NSDictionary, _ names: Set<String>) -> Bool {
+        dictionary.allKeys.contains { ($0 as? String).map(names.contains) ?? false }
     }
 
     /// Security refuses every call from a caller that holds no access group, before it reads
