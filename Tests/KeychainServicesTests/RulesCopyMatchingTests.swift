@@ -99,6 +99,18 @@ struct RulesCopyMatchingTests {
         }
     }
 
+    @Test("A numeric limit must be a whole number: 2.5 is errSecParam, 2.0 is 2", arguments: PasswordClass.allCases)
+    func fractionalLimit(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            Self.addThree(passwordClass)
+            #expect(copyMatching(Self.all(passwordClass).with([kSecMatchLimit: 2.5])).status == errSecParam)
+            let (status, result) = copyMatching(Self.all(passwordClass).with([kSecReturnData: kCFBooleanTrue!, kSecMatchLimit: 2.0]))
+            #expect(status == errSecSuccess)
+            #expect((result as? [Data])?.count == 2)
+        }
+    }
+
     @Test("Arrays list items in insertion order", arguments: PasswordClass.allCases)
     func insertionOrder(_ passwordClass: PasswordClass) throws {
         let keychain = try TestKeychain()

@@ -156,11 +156,17 @@ enum QueryParser {
             default: throw StatusError(-50)
             }
         }
-        if ValueConversion.boolean(value) == nil, let number = value as? NSNumber {
-            let n = number.intValue
+        // A number must convert to an integer without loss (CFNumberGetValue to CFIndex);
+        // a negative count is Security's "unlimited".
+        switch ValueConversion.input(value) {
+        case .integer(let n):
+            return n < 0 ? .all : .count(Int(n))
+        case .real(let r):
+            guard let n = Int(exactly: r) else { throw StatusError(-50) }
             return n < 0 ? .all : .count(n)
+        default:
+            throw StatusError(-50)
         }
-        throw StatusError(-50)
     }
 
     private static func applyUseKey(_ key: String, _ value: Any, to query: inout ParsedQuery) throws(StatusError) {
