@@ -4,6 +4,9 @@
 #                                Benchmarks/results/ and the results section of BENCHMARKS.md
 #   Benchmarks/run.sh --quick    100 and 1,000 items, fewer operations; results in a temp folder
 #   --no-install                 skip apt-get / pip (everything already installed)
+#   --static-cli                 also build keychainctl with --static-swift-stdlib (in
+#                                Benchmarks/.build/static; a first build takes ~8 min) and time it
+#                                end to end next to the default build
 #
 # Installs the peers (Debian: gnome-keyring, libsecret-tools, keyutils, dbus, PyGObject; PyPI:
 # keyring, keyrings.alt, matplotlib in a venv under ~/.cache), builds keychain-bench and
@@ -12,18 +15,19 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-QUICK=0; INSTALL=1
+QUICK=0; INSTALL=1; STATIC=0
 for a in "$@"; do
   case "$a" in
     --quick) QUICK=1 ;;
     --no-install) INSTALL=0 ;;
-    *) echo "usage: $0 [--quick] [--no-install]" >&2; exit 2 ;;
+    --static-cli) STATIC=1 ;;
+    *) echo "usage: $0 [--quick] [--no-install] [--static-cli]" >&2; exit 2 ;;
   esac
 done
 if [ "$QUICK" = 1 ]; then SIZES=100,1000; OPS=200; LOOKUPS=500; else SIZES=100,1000,10000,100000; OPS=1000; LOOKUPS=2000; fi
 VENV=${XDG_CACHE_HOME:-$HOME/.cache}/swift-keychain-bench/venv
 START=$SECONDS
-say() { echo "[$(date -u +%T)] $*" >&2; }
+say() { echo "[$(date -u +%T)] $* (loadavg $(cut -d' ' -f1-3 /proc/loadavg))" >&2; }
 
 if [ "$INSTALL" = 1 ]; then
   say "installing peers"
@@ -42,12 +46,18 @@ say "building keychain-bench and keychainctl (release)"
 BENCH=$HERE/.build/release/keychain-bench
 CTL=$HERE/.build/release/keychainctl
 [ -x "$BENCH" ] && [ -x "$CTL" ] || { echo "build failed" >&2; exit 1; }
+CLIS="keychainctl=$CTL"
+if [ "$STATIC" = 1 ]; then
+  (cd "$HERE" && swift build -c release --product keychainctl --static-swift-stdlib --scratch-path .build/static 2>&1 \
+    | grep -E "error|Build of product" | tail -2 >&2)
+  CLIS="$CLIS,keychainctl-static=$HERE/.build/static/release/keychainctl"
+fi
 
 # Everything runs on the real disk (/var/tmp, not a tmpfs), in one folder removed at the end.
 WORK=$(mktemp -d /var/tmp/swift-keychain-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 RAW=$WORK/raw; mkdir -p "$RAW"
-CMD="Benchmarks/run.sh$([ "$QUICK" = 1 ] && echo " --quick")"
+CMD=Benchmarks/run.sh; [ "$QUICK" = 0 ] || CMD="$CMD --quick"; [ "$STATIC" = 0 ] || CMD="$CMD --static-cli"
 "$PY" - "$RAW/machine.json" "$CMD" "$WORK" <<'PYEOF'
 import json, os, subprocess, sys, datetime
 cpu = next((l.split(":", 1)[1].strip() for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
@@ -56,12 +66,13 @@ df = subprocess.run(["df", "-T", sys.argv[3]], capture_output=True, text=True).s
 swift = subprocess.run(["swift", "--version"], capture_output=True, text=True).stdout.splitlines()
 json.dump({"cpu": cpu, "cores": os.cpu_count(), "kernel": "Linux " + os.uname().release,
            "disk": f"{df[1]} on {df[0]}", "date": datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-           "command": sys.argv[2], "swift": swift[0] if swift else "?"}, open(sys.argv[1], "w"), indent=1)
+           "command": sys.argv[2], "swift": swift[0] if swift else "?",
+           "loadavg_start": open("/proc/loadavg").read().split()[:3]}, open(sys.argv[1], "w"), indent=1)
 PYEOF
 
 say "our keychain + raw SQLite floor + keychainctl end to end, sizes $SIZES"
 "$BENCH" core --dir "$WORK/core" --sizes "$SIZES" --ops "$OPS" --memory-lookups "$LOOKUPS" \
-  --hook "'$PY' '$HERE/peers/ours_cli.py' '$CTL' '$RAW' $QUICK" > "$RAW/core.json"
+  --hook "'$PY' '$HERE/peers/ours_cli.py' '$CLIS' '$RAW' $QUICK" > "$RAW/core.json"
 rm -rf "$WORK/core"
 
 say "lock state (a fresh session keyring, so nothing reaches the caller's)"
@@ -82,6 +93,7 @@ echo "{\"total_seconds\": $((SECONDS - START))}" > "$RAW/total.json"
 "$PY" - "$RAW" <<'PYEOF'
 import json, sys
 p = sys.argv[1] + "/machine.json"; m = json.load(open(p)); m.update(json.load(open(sys.argv[1] + "/total.json")))
+m["loadavg_end"] = open("/proc/loadavg").read().split()[:3]
 json.dump(m, open(p, "w"), indent=1)
 PYEOF
 if [ "$QUICK" = 1 ]; then
@@ -90,7 +102,7 @@ if [ "$QUICK" = 1 ]; then
   cp -r "$RAW" "$OUT/raw"
   say "quick run done in $((SECONDS - START)) s: $OUT/summary.md, $OUT/latency.png"
 else
+  rm -rf "$HERE/results/raw"; mkdir -p "$HERE/results"; cp -r "$RAW" "$HERE/results/raw"
   "$PY" report.py "$RAW" "$HERE/results" "$ROOT/BENCHMARKS.md" >/dev/null
-  rm -rf "$HERE/results/raw"; cp -r "$RAW" "$HERE/results/raw"
   say "done in $((SECONDS - START)) s: Benchmarks/results/ and BENCHMARKS.md updated"
 fi

@@ -4,7 +4,6 @@ The summary matches keychain-bench's (Sources/keychain-bench/Stats.swift): media
 nearest-rank p10/p90/p99 (with fewer than 100 samples p99 is the maximum).
 """
 import math
-import resource
 import subprocess
 import sys
 import time
@@ -34,14 +33,6 @@ def time_each(fn, inputs):
         fn(*a)
         lat.append(NS() - t)
     return summarize(lat)
-
-
-def peak_rss_kib():
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-
-
-def children_peak_rss_kib():
-    return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
 def vm_hwm_kib(pid):

@@ -23,14 +23,14 @@ SCHEMA = Secret.Schema.new("org.freedesktop.Secret.Generic", Secret.SchemaFlags.
                             "account": Secret.SchemaAttributeType.STRING})
 
 CLIENT_PROBE = r"""
-import gi, resource, sys
+import gi, sys
 gi.require_version("Secret", "1")
 from gi.repository import Secret
 S = Secret.Schema.new("org.freedesktop.Secret.Generic", Secret.SchemaFlags.NONE,
     {"service": Secret.SchemaAttributeType.STRING, "account": Secret.SchemaAttributeType.STRING})
 for a in sys.argv[1:]:
     assert Secret.password_lookup_sync(S, {"service": "com.example.bench", "account": a}, None)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")))
 """
 
 

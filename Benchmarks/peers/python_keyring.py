@@ -27,14 +27,14 @@ from common import (NS, SERVICE, existing_keys, filler, fresh, log, run, secret,
 BACKENDS = {"encrypted": EncryptedKeyring, "plaintext": PlaintextKeyring}
 
 PROBE = r"""
-import getpass, resource, sys
+import getpass, sys
 getpass.getpass = lambda *a, **k: "bench-password"
 from keyrings.alt.file import EncryptedKeyring, PlaintextKeyring
 kr = {"encrypted": EncryptedKeyring, "plaintext": PlaintextKeyring}[sys.argv[1]]()
 kr.file_path = sys.argv[2]
 for a in sys.argv[3:]:
     assert kr.get_password("com.example.bench", a)
-print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+print(next(int(l.split()[1]) for l in open("/proc/self/status") if l.startswith("VmHWM:")))
 """
 
 

@@ -1,7 +1,8 @@
 """Merges the raw results of one benchmark run, draws the plot, writes the tables.
 
-usage: report.py RAW_DIR RESULTS_DIR [BENCHMARKS_MD]
-  RAW_DIR holds core.json, lock.json, peers-*.json, keychainctl-N.json, machine.json.
+usage: report.py RAW_DIR|results.json RESULTS_DIR [BENCHMARKS_MD]
+  RAW_DIR holds core.json, lock.json, peers-*.json, keychainctl-N.json, machine.json; given an
+  earlier results.json instead, only the plot and the tables are redrawn.
   Writes RESULTS_DIR/results.json, RESULTS_DIR/latency.png, RESULTS_DIR/summary.md, and when
   BENCHMARKS_MD is given replaces the part of it between the "results" markers with summary.md.
 """
@@ -36,11 +37,14 @@ def merge(raw):
     }
     for m in core["memory"]:
         systems["swift-keychain"]["sizes"][str(m["items"])]["peak_rss_kib"] = m["peak_rss_kib"]
-    ctl = {"label": "swift-keychain (keychainctl)", "mode": "cli", "not_run": {}, "sizes": {}}
-    for path in sorted(glob.glob(os.path.join(raw, "keychainctl-*.json"))):
-        n = os.path.basename(path)[len("keychainctl-"):-len(".json")]
-        ctl["sizes"][n] = load(path)
-    systems["keychainctl"] = ctl
+    for name, label in [("keychainctl", "swift-keychain (keychainctl)"),
+                        ("keychainctl-static", "swift-keychain (keychainctl, static stdlib)")]:
+        ctl = {"label": label, "mode": "cli", "not_run": {}, "sizes": {}}
+        for path in sorted(glob.glob(os.path.join(raw, name + "-[0-9]*.json"))):
+            n = os.path.basename(path)[len(name) + 1:-len(".json")]
+            ctl["sizes"][n] = load(path)
+        if ctl["sizes"]:
+            systems[name] = ctl
     baseline = {}
     for path in sorted(glob.glob(os.path.join(raw, "peers-*.json"))):
         for name, value in load(path).items():
@@ -49,7 +53,9 @@ def merge(raw):
             else:
                 systems[name] = value
     out = {"machine": load(os.path.join(raw, "machine.json")), "baseline": baseline,
-           "sqlite_version": core.get("sqlite_version"), "memory": core["memory"], "systems": systems}
+           "sqlite_version": core.get("sqlite_version"), "memory": core["memory"], "systems": systems,
+           "whatif": core.get("whatif", []), "whatif_writes": core.get("whatif_writes"),
+           "paired": core.get("paired", [])}
     lock_path = os.path.join(raw, "lock.json")
     if os.path.exists(lock_path):
         out["lock"] = load(lock_path)
@@ -58,6 +64,7 @@ def merge(raw):
 
 STYLE = {
     "swift-keychain": ("tab:blue", "-", "o"), "keychainctl": ("tab:blue", "--", "o"),
+    "keychainctl-static": ("tab:cyan", "--", "o"),
     "sqlite-floor": ("black", ":", "s"),
     "gnome-keyring": ("tab:green", "-", "^"), "secret-tool": ("tab:green", "--", "^"),
     "python-keyring-encrypted": ("tab:red", "-", "v"), "python-keyring-plaintext": ("tab:orange", "-", "v"),
@@ -128,7 +135,9 @@ def summary(results):
     m = results["machine"]
     lines = [f"Run of {m.get('date')} on {m.get('cpu')} ({m.get('cores')} cores, `nproc`), {m.get('kernel')}, "
              f"disk {m.get('disk')}, SQLite {results.get('sqlite_version')}. Command: `{m.get('command')}`"
-             f" (total {m.get('total_seconds', '?')} s).", ""]
+             f" (total {m.get('total_seconds', '?')} s). Load average (1, 5, 15 min) at the start "
+             f"{' '.join(m.get('loadavg_start', ['?']))}, at the end {' '.join(m.get('loadavg_end', ['?']))}: the machine "
+             "is shared, so other work can add noise (p99 especially).", ""]
 
     # ---- issue 2 §8: ours against the floor
     lines += ["### Our keychain and the raw-SQLite floor (issue 2 §8)", "",
@@ -141,9 +150,40 @@ def summary(results):
     lines.append("")
     lines += targets(results)
 
+    # ---- paired writes and the what-if
+    if results.get("paired"):
+        lines += ["### Writes interleaved with the floor, and where the time goes", "",
+                  "Our writes and the same writes on the raw-SQLite floor alternate in blocks of 25 (the first system "
+                  "alternating too), so both meet the disk in the same few seconds. WAL bytes per add: what one committed add appends to the write-ahead log (pages + frame headers), "
+                  "i.e. what the fsync has to push. The tmpfs row runs the same pair on /dev/shm, where fsync is free: "
+                  "what remains is CPU and SQLite work.", "",
+                  "| where | items | add: ours | add: floor | ours / floor | update: ours / floor | delete: ours / floor | WAL bytes per add: ours | floor |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+        for p in results["paired"]:
+            lines.append(f"| {p['location']} | {p['items']:,} | {cell(p, 'ours_add')} | {cell(p, 'floor_add')} | "
+                         f"{ratio(p['ours_add']['median_us'], p['floor_add']['median_us'])} | "
+                         f"{us(p['ours_update']['median_us'])} / {us(p['floor_update']['median_us'])} | "
+                         f"{us(p['ours_delete']['median_us'])} / {us(p['floor_delete']['median_us'])} | "
+                         f"{p['ours_wal_bytes_per_add']:,.0f} | {p['floor_wal_bytes_per_add']:,.0f} |")
+        lines.append("")
+    if results.get("whatif"):
+        lines += ["### What-if: the same keychain with a better lookup plan (evidence for the proposed engine fix)", "",
+                  "Copies of the largest keychain of this run; the engine is unchanged, only SQLite's knowledge of the file differs.", "",
+                  "| variant | items | SQLite plan for the lookup | lookup median (p99) | update median (p99) |", "|---|---:|---|---:|---:|"]
+        for w in results["whatif"]:
+            lines.append(f"| {w['variant']} | {w['items']:,} | `{w['query_plan']}` | {cell(w, 'lookup')} | {cell(w, 'update')} |")
+        lines.append("")
+    ww = results.get("whatif_writes")
+    if ww:
+        lines += [f"Write-path what-if at {ww['items']:,} items ({ww['lean_schema_change']}), adds interleaved in blocks of 25: "
+                  f"as shipped {cell(ww, 'shipped_add')}, {ww['shipped_wal_bytes_per_add']:,.0f} WAL bytes per add; "
+                  f"lean {cell(ww, 'lean_add')}, {ww['lean_wal_bytes_per_add']:,.0f} WAL bytes per add.", ""]
+
     # ---- memory and size
     lines += ["### Memory and file size", "",
-              "Peak RSS (`getrusage` ru_maxrss) of a fresh process that opens the keychain and does "
+              "Peak RSS (VmHWM of /proc/self/status; `getrusage` ru_maxrss would do, but on Linux it carries the parent's "
+              "peak across execve, so a child of a larger benchmark process would report the parent) of a fresh process "
+              "that opens the keychain and does "
               f"{results['memory'][0]['lookups']:,} lookups by key; bytes per item is the database file after a WAL "
               "checkpoint divided by the item count.", "",
               "| items | peak RSS | RSS after open | lookup median in that process | bytes per item (ours) | bytes per item (raw SQLite) |",
@@ -180,7 +220,7 @@ def summary(results):
               f"a bare `python3 -c pass` {us(results['baseline'].get('python_startup', {}).get('median_us'))}). "
               "p99 over fewer than 100 operations is the maximum; the n column gives the count per operation.", ""]
     order = ["swift-keychain", "sqlite-floor", "gnome-keyring", "python-keyring-encrypted", "python-keyring-plaintext",
-             "kernel-keyring", "keychainctl", "secret-tool", "keyring-cli", "keyctl"]
+             "kernel-keyring", "keychainctl", "keychainctl-static", "secret-tool", "keyring-cli", "keyctl"]
     lines += ["| system | items | n | add | lookup | update | delete | bytes/item | peak RSS |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for name in order:
         if name not in S:
@@ -206,7 +246,7 @@ def summary(results):
               "Library peers are compared with our SecItem calls, CLI peers with `keychainctl`.", "",
               "| peer | items | add | lookup | update | delete |", "|---|---:|---:|---:|---:|---:|"]
     for name in order[1:]:
-        if name not in S or name == "keychainctl":
+        if name not in S or name.startswith("keychainctl"):
             continue
         s = S[name]
         ref = S["keychainctl"] if s["mode"] == "cli" else ours
@@ -231,15 +271,18 @@ def targets(results):
         lb, ls = med(ours, big, "lookup"), med(ours, small, "lookup")
         out.append(f"- SecItemCopyMatching median at {big:,} items: {us(lb)} (target ≤ 50 µs): {verdict(lb <= 50)}.")
         out.append(f"- … and its cost at {big:,} / at {small:,}: {lb / ls:.2f}× (target ≤ 2×): {verdict(lb / ls <= 2)}.")
-    for n in sorted(int(k) for k in ours["sizes"]):
-        a, f = med(ours, n, "add"), med(floor, n, "add")
-        out.append(f"- SecItemAdd / raw durable insert at {n:,} items: {a / f:.2f}× (target ≤ 2×): {verdict(a / f <= 2)}.")
+    for p in results.get("paired", []):
+        if p["location"] != "disk":
+            continue
+        q = p["ours_add"]["median_us"] / p["floor_add"]["median_us"]
+        out.append(f"- SecItemAdd / raw durable insert at {p['items']:,} items, interleaved in blocks: "
+                   f"{us(p['ours_add']['median_us'])} / {us(p['floor_add']['median_us'])} = {q:.2f}× (target ≤ 2×): {verdict(q <= 2)}.")
     mem = results["memory"]
     peak = max(m["peak_rss_kib"] for m in mem) / 1024
     lo = min(mem, key=lambda m: m["items"])
     hi = max(mem, key=lambda m: m["items"])
     grow = hi["peak_rss_kib"] / lo["peak_rss_kib"]
-    out.append(f"- Peak memory of a lookup process: {peak:.1f} MiB at most (target < 64 MiB): {verdict(peak < 64)}; "
+    out.append(f"- Peak memory (VmHWM) of a lookup process: {peak:.1f} MiB at most (target < 64 MiB): {verdict(peak < 64)}; "
                f"{hi['items']:,} items / {lo['items']:,} items: {grow:.2f}× (must not grow with the item count: "
                f"{verdict(grow < 1.25)}).")
     out.append("")
@@ -249,9 +292,12 @@ def targets(results):
 def main():
     raw, results_dir = sys.argv[1], sys.argv[2]
     os.makedirs(results_dir, exist_ok=True)
-    results = merge(raw)
-    with open(os.path.join(results_dir, "results.json"), "w") as f:
-        json.dump(results, f, indent=1, sort_keys=True)
+    if raw.endswith(".json"):
+        results = load(raw)  # re-render an earlier run's results.json
+    else:
+        results = merge(raw)
+        with open(os.path.join(results_dir, "results.json"), "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
     plot(results, os.path.join(results_dir, "latency.png"))
     text = summary(results)
     with open(os.path.join(results_dir, "summary.md"), "w") as f:

@@ -7,8 +7,10 @@ struct MemoryResult: Codable, Sendable {
     var lookups: Int
     /// Resident set after opening the keychain, before any lookup (KiB).
     var rss_after_open_kib: Int
-    /// Peak resident set of the whole process (getrusage ru_maxrss, KiB).
+    /// Peak resident set of the process (VmHWM, KiB).
     var peak_rss_kib: Int
+    /// getrusage ru_maxrss (KiB): equal to the above unless the parent's peak was larger.
+    var ru_maxrss_kib: Int
     var lookup: LatencySummary
 }
 
@@ -21,7 +23,7 @@ enum MemoryProbe {
         let keys = (0..<lookups).map { _ in WorkloadKeys.filler(Int(generator.next() % UInt64(items))) }
         let lookup = try timeEach(keys) { try system.lookup(account: $0) }
         return MemoryResult(items: items, lookups: lookups, rss_after_open_kib: afterOpen,
-                            peak_rss_kib: peakResidentKiB(), lookup: lookup)
+                            peak_rss_kib: peakResidentKiB(), ru_maxrss_kib: rusageMaxResidentKiB(), lookup: lookup)
     }
 
     /// The parent side: runs the child in a new process of this same executable.

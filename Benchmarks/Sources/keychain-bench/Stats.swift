@@ -57,11 +57,22 @@ func timeEach<Input>(_ inputs: [Input], _ body: (Input) throws -> Void) rethrows
     return LatencySummary(nanoseconds: samples)
 }
 
-/// Peak resident set size of this process so far, in KiB (getrusage's ru_maxrss on Linux).
-func peakResidentKiB() -> Int {
+/// getrusage's ru_maxrss, in KiB. On Linux it survives execve: a child started by a larger
+/// process reports the parent's peak until it exceeds it, so it is kept only for reference.
+func rusageMaxResidentKiB() -> Int {
     var usage = rusage()
     getrusage(RUSAGE_SELF.rawValue, &usage)
     return usage.ru_maxrss
+}
+
+/// Peak resident set size of this process image, in KiB: VmHWM from /proc/self/status, which
+/// belongs to the address space and so starts afresh at execve.
+func peakResidentKiB() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in text.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? -1
+    }
+    return -1
 }
 
 /// Current resident set size in KiB, from /proc/self/statm.

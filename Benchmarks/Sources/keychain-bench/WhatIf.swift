@@ -50,3 +50,60 @@ enum WhatIf {
         return results
     }
 }
+
+/// Evidence for the proposed write-path fix: adds into two copies of the same keychain, one as
+/// shipped and one whose rarely-set attribute indexes only hold the rows that set them (partial
+/// indexes) and whose service index also covers the account, interleaved in short blocks.
+struct WriteWhatIfResult: Codable, Sendable {
+    var items: Int
+    var shipped_add: LatencySummary
+    var lean_add: LatencySummary
+    var shipped_wal_bytes_per_add: Double
+    var lean_wal_bytes_per_add: Double
+    var lean_schema_change: String
+}
+
+extension WhatIf {
+    static let leanIndexes = """
+        DROP INDEX genp_vwht; CREATE INDEX genp_vwht ON genp(i_vwht) WHERE i_vwht IS NOT NULL;
+        DROP INDEX genp_tkid; CREATE INDEX genp_tkid ON genp(i_tkid) WHERE i_tkid IS NOT NULL;
+        DROP INDEX genp_ggrp; CREATE INDEX genp_ggrp ON genp(i_ggrp) WHERE i_ggrp IS NOT NULL;
+        DROP INDEX genp_labl; CREATE INDEX genp_labl ON genp(i_labl) WHERE i_labl IS NOT NULL;
+        DROP INDEX genp_svce; CREATE INDEX genp_svce ON genp(i_svce, i_acct);
+        """
+
+    static func writes(keychain: String, deviceKey: String, items: Int, operations: Int, directory: String) throws -> WriteWhatIfResult {
+        try RawSQLite(path: keychain).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        let shippedPath = directory + "/whatif-shipped.keychain-db", leanPath = directory + "/whatif-lean.keychain-db"
+        for path in [shippedPath, leanPath] {
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            try FileManager.default.copyItem(atPath: keychain, toPath: path)
+        }
+        defer { for path in [shippedPath, leanPath] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
+        try RawSQLite(path: leanPath).execute(leanIndexes + "PRAGMA wal_checkpoint(TRUNCATE);")
+        let shipped = try SecItemSystem(path: shippedPath, deviceKeyPath: deviceKey)
+        let lean = try SecItemSystem(path: leanPath, deviceKeyPath: deviceKey)
+        var shippedSamples: [UInt64] = [], leanSamples: [UInt64] = []
+        var walShipped = 0, walLean = 0
+        // Blocks of 25 adds alternate between the copies (and which goes first), as in PairedWrites.
+        let block = 25, walCount = 50
+        for start in stride(from: 0, to: operations, by: block) {
+            let range = start..<min(start + block, operations)
+            for system in ((start / block) % 2 == 0 ? [shipped, lean] : [lean, shipped]) {
+                for i in range {
+                    let begin = nowNanoseconds()
+                    try system.add(account: WorkloadKeys.fresh(80_000_000 + i), secret: WorkloadKeys.secret(i))
+                    if system === shipped { shippedSamples.append(nowNanoseconds() - begin) } else { leanSamples.append(nowNanoseconds() - begin) }
+                }
+            }
+            if range.upperBound == walCount { walShipped = PairedWrites.walBytes(shippedPath); walLean = PairedWrites.walBytes(leanPath) }
+        }
+        let result = WriteWhatIfResult(items: items, shipped_add: LatencySummary(nanoseconds: shippedSamples),
+                                       lean_add: LatencySummary(nanoseconds: leanSamples),
+                                       shipped_wal_bytes_per_add: Double(walShipped) / Double(walCount),
+                                       lean_wal_bytes_per_add: Double(walLean) / Double(walCount),
+                                       lean_schema_change: "partial indexes (WHERE … IS NOT NULL) on i_vwht, i_tkid, i_ggrp, i_labl; genp_svce on (i_svce, i_acct)")
+        progress("  write what-if at \(items): add \(result.shipped_add.median_us) µs shipped vs \(result.lean_add.median_us) µs lean; WAL/add \(result.shipped_wal_bytes_per_add) vs \(result.lean_wal_bytes_per_add)")
+        return result
+    }
+}

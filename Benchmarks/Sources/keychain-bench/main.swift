@@ -40,6 +40,8 @@ struct CoreResult: Codable {
     var floor: [SizeResult]
     var memory: [MemoryResult]
     var whatif: [WhatIfResult]
+    var whatif_writes: WriteWhatIfResult
+    var paired: [PairedResult]
     var sqlite_version: String
 }
 
@@ -66,6 +68,7 @@ func main() throws {
         var memory: [MemoryResult] = []
         var oursResults: [SizeResult] = []
         var floorResults: [SizeResult] = []
+        var paired: [PairedResult] = []
         let floor = try SQLiteFloorSystem(path: directory + "/floor.sqlite")
         // Sizes one at a time, ours then the floor, so both see the disk in the same state of the run.
         var filled = 0
@@ -75,6 +78,8 @@ func main() throws {
             filled = n
             oursResults += a
             floorResults += b
+            paired.append(try PairedWrites.run(ours: ours, floor: floor, items: n, operations: min(operations, 500), location: "disk"))
+            progress("  paired writes at \(n): add \(paired.last!.ours_add.median_us) µs vs \(paired.last!.floor_add.median_us) µs")
             memory.append(try MemoryProbe.spawn(keychain: keychain, deviceKey: deviceKey, items: n, lookups: lookups))
             progress("  memory at \(n) items: peak \(memory.last!.peak_rss_kib) KiB")
             if let hook = options.values["hook"] {
@@ -86,7 +91,16 @@ func main() throws {
         // Evidence for the lookup-plan fix, on copies of the largest keychain.
         let whatif = try WhatIf.run(keychain: keychain, deviceKey: deviceKey, items: filled,
                                     operations: min(operations, 300), directory: directory)
-        try emit(CoreResult(ours: oursResults, floor: floorResults, memory: memory, whatif: whatif, sqlite_version: sqliteVersion()))
+        let whatifWrites = try WhatIf.writes(keychain: keychain, deviceKey: deviceKey, items: filled,
+                                             operations: min(operations, 300), directory: directory)
+        // The same writes where fsync is free (tmpfs): CPU and SQLite work alone.
+        if FileManager.default.fileExists(atPath: "/dev/shm") {
+            paired.append(try PairedWrites.fresh(in: "/dev/shm/keychain-bench-\(getpid())", items: 1000,
+                                                 operations: min(operations, 500), location: "tmpfs"))
+            progress("  paired writes on tmpfs: add \(paired.last!.ours_add.median_us) µs vs \(paired.last!.floor_add.median_us) µs")
+        }
+        try emit(CoreResult(ours: oursResults, floor: floorResults, memory: memory, whatif: whatif, whatif_writes: whatifWrites, paired: paired,
+                            sqlite_version: sqliteVersion()))
     case "lock":
         let directory = try options.string("dir")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
