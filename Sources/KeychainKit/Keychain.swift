@@ -65,7 +65,7 @@ public struct Keychain: Sendable {
     var secItem: SecItemFunctions = .system
     /// How many add-or-update rounds `set` makes when other processes keep adding and deleting
     /// the same item between its calls.
-    var maximumWriteAttempts = 8
+    var maximumWriteAttempts = 32
 
     /// The server's parts as stored in the item (host, port, path).
     let endpoint: ServerEndpoint?

@@ -47,11 +47,13 @@ struct SeedUseCaseTests {
             let keychain = Keychain(service: "com.example.notes")
             enum Path: Equatable { case resume, signIn, retryAfterUnlock }
             func decide() throws -> Path {
+                let token: String?
                 do {
-                    return try keychain.get("api-token") == nil ? .signIn : .resume
+                    token = try keychain.get("api-token")
                 } catch KeychainError.interactionNotAllowed {
                     return .retryAfterUnlock
                 }
+                return token == nil ? .signIn : .resume
             }
             #expect(try decide() == .signIn)
             try keychain.set("token", key: "api-token")
