@@ -31,7 +31,23 @@ struct ItemTable {
         for attribute in indexed where attribute.isPrimaryKey || attribute.name == "labl" {
             sql += "\nCREATE INDEX \(name)_\(attribute.name) ON \(name)(\(attribute.columnName));"
         }
+        // The usual lookup names both halves of a pair (service and account; server and
+        // account). Without statistics SQLite would pick one single-column index and scan every
+        // account of a service; a two-column index takes it straight to the row.
+        if let pair = lookupPair {
+            sql += "\nCREATE INDEX \(name)_\(pair.0)_\(pair.1) ON \(name)(i_\(pair.0), i_\(pair.1));"
+        }
         return sql
+    }
+
+    /// The two attributes most lookups name together.
+    var lookupPair: (String, String)? {
+        switch itemClass {
+        case .genericPassword: return ("svce", "acct")
+        case .internetPassword: return ("srvr", "acct")
+        case .key: return ("atag", "kcls")
+        case .certificate: return ("issr", "slnr")
+        }
     }
 
     /// Columns written for every row, in the order of ``insertSQL`` and ``updateSQL``.
