@@ -18,7 +18,10 @@ final class SQLiteConnection {
         var db: OpaquePointer?
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
             | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var rc = sqlite3_open_v2(path, &db, flags, nil)
+        #if DEBUG
+        if rc == SQLITE_OK, let injected = FaultInjection.fault(.sqliteOpen) { rc = injected }
+        #endif
         handle = db
         guard rc == SQLITE_OK else {
             let error = SQLiteConnection.error(rc, db, context: "open")
@@ -34,11 +37,35 @@ final class SQLiteConnection {
         sqlite3_close_v2(handle)
     }
 
+    /// Closes the connection now rather than at deinit, so that SQLite checkpoints the WAL into
+    /// the file and removes it before the caller goes on (used when creating a keychain).
+    func close() throws(KeychainStoreError) {
+        lent.removeAll()
+        statements.removeAll()
+        let rc = sqlite3_close(handle)
+        guard rc == SQLITE_OK else { throw SQLiteConnection.error(rc, handle, context: "close") }
+        handle = nil
+    }
+
     /// Runs SQL that returns no rows (may hold several statements).
     func execute(_ sql: String) throws(KeychainStoreError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw SQLiteConnection.error(rc, handle, context: "exec") }
     }
+
+    /// Runs a transaction-control statement, where the debug fault seam can make it fail as a
+    /// full disk, an I/O error or an expired busy timeout would.
+    private func control(_ sql: String, point: Point) throws(KeychainStoreError) {
+        #if DEBUG
+        let injected: FaultPlan.Point = point == .begin ? .sqliteBegin : .sqliteCommit
+        if let rc = FaultInjection.fault(injected) {
+            throw SQLiteConnection.error(rc, handle, context: point == .begin ? "begin" : "commit")
+        }
+        #endif
+        try execute(sql)
+    }
+
+    private enum Point { case begin, commit }
 
     /// A prepared statement for `sql`, reused across calls (reset and cleared of bindings).
     func statement(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
@@ -65,15 +92,17 @@ final class SQLiteConnection {
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     /// Writers take the lock up front (IMMEDIATE) so two processes never deadlock upgrading.
     func transaction<T>(write: Bool, _ body: () throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
-        try execute(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED")
+        try control(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED", point: .begin)
         do {
             let result = try body()
             resetAll()
-            try execute("COMMIT")
+            try control("COMMIT", point: .commit)
             return result
         } catch {
             resetAll()
-            try? execute("ROLLBACK")
+            // A failed COMMIT may leave the transaction open (SQLITE_BUSY) or have rolled it back
+            // already (I/O error, full disk); either way nothing of it may survive.
+            if sqlite3_get_autocommit(handle) == 0 { try? execute("ROLLBACK") }
             throw error
         }
     }
@@ -85,18 +114,33 @@ final class SQLiteConnection {
     }
 
     /// Maps an SQLite result code to Apple's status, as Security does for its own SQLite
-    /// (CONSTRAINT → duplicate, READONLY → read-only, IOERR → I/O, NOMEM → allocate, rest → not available).
+    /// (APPLE-SEMANTICS §3.15): CONSTRAINT → duplicate, READONLY → read-only, IOERR → I/O,
+    /// NOMEM → allocate, MISMATCH → no such attribute, INTERNAL → internal component, everything
+    /// else → not available. A full disk is "not available" too, as on Apple; the reason names it.
+    /// Ours alone: CORRUPT and NOTADB are errSecDecode, the status of every other kind of damage.
     static func error(_ rc: Int32, _ db: OpaquePointer?, context: String) -> KeychainStoreError {
         // SQLite's message names tables and columns, never bound values, so it carries no secrets.
-        let message = db.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "unknown"
+        // The connection's message describes its last real failure; a code from elsewhere (the
+        // fault seam, a failed open) is described by SQLite's text for the code itself.
+        let current = db.map { sqlite3_extended_errcode($0) }
+        let message: String
+        if let db, current == rc, let text = sqlite3_errmsg(db) {
+            message = String(cString: text)
+        } else {
+            message = sqlite3_errstr(rc).map { String(cString: $0) } ?? "unknown"
+        }
         let reason = "sqlite \(context) failed (\(rc)): \(message)"
         switch rc & 0xFF {
         case SQLITE_CONSTRAINT: return .duplicateItem
         case SQLITE_READONLY: return .readOnly(reason)
-        case SQLITE_IOERR, SQLITE_FULL: return .io(reason)
+        case SQLITE_IOERR: return .io(reason)
+        case SQLITE_FULL: return .notAvailable("the disk is full: " + reason)
         case SQLITE_NOMEM: return .allocate(reason)
         case SQLITE_CORRUPT, SQLITE_NOTADB: return .decode(reason)
         case SQLITE_MISMATCH: return .init(status: -25303, reason: reason)
+        case SQLITE_INTERNAL: return .init(status: -2070, reason: reason)
+        case SQLITE_BUSY, SQLITE_LOCKED:
+            return .notAvailable("the keychain stayed busy (another process held it past the timeout): " + reason)
         default: return .notAvailable(reason)
         }
     }

@@ -47,6 +47,11 @@ final class SQLiteStatement {
 
     /// Advances to the next row; false when done.
     func step() throws(KeychainStoreError) -> Bool {
+        #if DEBUG
+        if let injected = FaultInjection.fault(.sqliteStep, writes: sqlite3_stmt_readonly(raw) == 0) {
+            throw connection.makeError(injected, context: "step")
+        }
+        #endif
         let rc = sqlite3_step(raw)
         switch rc {
         case SQLITE_ROW: return true

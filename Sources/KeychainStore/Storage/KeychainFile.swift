@@ -1,6 +1,13 @@
 public import Foundation
 import Crypto
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// One keychain file, open for use: the engine behind the SecItem API on this platform.
 ///
@@ -63,54 +70,132 @@ public final class KeychainFile: Sendable {
     ///   - deviceKey: the device key; by default the one at ``DeviceKey/defaultLocation(environment:)``,
     ///     created together with a new keychain.
     ///   - create: whether a missing file is created.
-    /// - Throws: ``KeychainStoreError`` when the file cannot be opened, is not a keychain, has a
-    ///   newer schema, is not private to this user, or the device key does not open it. An
-    ///   existing file is never modified to "repair" it.
+    /// - Throws: ``KeychainStoreError``: `errSecNoSuchKeychain` (-25294) when the file is missing
+    ///   and `create` is false; `errSecNotAvailable` (-25291) when the path is a symbolic link, not
+    ///   private to this user, or the device key is missing or does not open it;
+    ///   `errSecInvalidKeychain` (-25295) when the file is empty, damaged or not a keychain;
+    ///   `errSecWrongSecVersion` (-25310) when a newer version wrote it. An existing file is never
+    ///   modified to "repair" it: every check happens before anything is written.
     public static func open(at url: URL, deviceKey: DeviceKey? = nil, create: Bool = true) throws(KeychainStoreError) -> KeychainFile {
         let path = url.path
+        // SQLite writes through the companions next to the file: a planted link or a file open
+        // to others there would redirect or expose the keychain's writes.
+        for suffix in ["-wal", "-shm"] { _ = try SecureFile.checkPrivateFile(path + suffix) }
         let exists = try SecureFile.checkPrivateFile(path)
-        if !exists {
-            guard create else { throw .init(status: -25294, reason: "no keychain at '\(path)'") }
-            try SecureFile.makePrivateDirectory(url.deletingLastPathComponent())
-            try SecureFile.createEmptyPrivateFile(path)
-        }
+        guard exists || create else { throw .init(status: -25294, reason: "no keychain at '\(path)'") }
+        // The default device key is made only together with a new keychain: for an existing one,
+        // a missing key is an error, not a reason to invent a key that cannot open it.
         let key: DeviceKey
-        if let deviceKey { key = deviceKey } else { key = try DeviceKey.load(from: DeviceKey.defaultLocation(), create: true) }
-        let db = try SQLiteConnection(path: path)
-        try configure(db)
-        let (keybag, keychainID) = try loadOrCreateSchema(db, deviceKey: key)
-        db.resetAll()
-        let state = State(db: db, keybag: keybag, keychainID: keychainID, deviceKey: key)
-        state.unlock.lockTimeout = try lockTimeoutSetting(db)
-        return KeychainFile(url: url, state: state)
+        if let deviceKey { key = deviceKey } else { key = try DeviceKey.load(from: DeviceKey.defaultLocation(), create: !exists) }
+        if !exists { try createKeychain(at: url, deviceKey: key) }
+        let header = try checkHeader(path)
+        do {
+            let db = try SQLiteConnection(path: path)
+            try configure(db)
+            let (keybag, keychainID) = try loadSchema(db, path: path, deviceKey: key)
+            if header?.looksTruncated ?? false { try quickCheck(db, path: path) }
+            db.resetAll()
+            let state = State(db: db, keybag: keybag, keychainID: keychainID, deviceKey: key)
+            state.unlock.lockTimeout = try lockTimeoutSetting(db)
+            return KeychainFile(url: url, state: state)
+        } catch where error.status == -26275 {
+            // SQLite found the file damaged (CORRUPT, NOTADB) while opening it.
+            throw invalidKeychain(path, "is damaged or not a keychain (\(error.reason))")
+        }
+    }
+
+    /// The application id in every keychain's SQLite header ("swkc"), so that `file(1)` and
+    /// this code can tell a keychain from another SQLite database.
+    static let applicationID: Int64 = 0x7377_6B63
+
+    static func invalidKeychain(_ path: String, _ problem: String) -> KeychainStoreError {
+        .init(status: -25295, reason: "'\(path)' \(problem)")
+    }
+
+    /// Refuses, before SQLite opens it, a file that cannot be a keychain: empty, not SQLite,
+    /// another application's database, not in WAL mode, or of a newer schema. Returns the header,
+    /// or nil when an empty file has a WAL (a keychain whose writer died before its first
+    /// checkpoint, which SQLite itself can judge).
+    private static func checkHeader(_ path: String) throws(KeychainStoreError) -> SQLiteHeader? {
+        switch try SQLiteHeader.read(path) {
+        case .failure(.empty):
+            let wal = (try? FileManager.default.attributesOfItem(atPath: path + "-wal")[.size] as? Int) ?? 0
+            guard wal > 0 else {
+                throw invalidKeychain(path, "is empty: a keychain always holds its keys, so this file was truncated or is not a keychain")
+            }
+            return nil
+        case .failure(.notSQLite):
+            throw invalidKeychain(path, "is not a keychain (it is not an SQLite database)")
+        case .success(let header):
+            guard header.applicationID == 0 || Int64(header.applicationID) == applicationID else {
+                throw invalidKeychain(path, "is another application's SQLite database, not a keychain")
+            }
+            guard header.isWAL else {
+                throw invalidKeychain(path, "is an SQLite database but not a keychain (keychains use WAL mode)")
+            }
+            guard Int64(header.userVersion) <= schemaVersion else { throw newerSchema(Int64(header.userVersion)) }
+            return header
+        }
+    }
+
+    private static func newerSchema(_ version: Int64) -> KeychainStoreError {
+        .init(status: -25310, reason: "the keychain was written by a newer version (schema \(version)); this version reads up to \(schemaVersion)")
     }
 
     private static func configure(_ db: SQLiteConnection) throws(KeychainStoreError) {
-        // WAL lets readers proceed while one process writes; synchronous=FULL makes each commit
-        // durable before the call returns; secure_delete overwrites freed pages, so deleted
-        // secrets do not linger in the file. The busy timeout lets processes wait for each other.
+        // synchronous=FULL makes each commit durable before the call returns; secure_delete
+        // overwrites freed pages, so deleted secrets do not linger in the file; temporary tables
+        // and indexes stay in memory, never in a temporary file. The busy timeout lets processes
+        // wait for each other. (WAL mode is set when the file is created and kept in its header.)
         try db.execute("PRAGMA busy_timeout = 10000")
-        try db.execute("PRAGMA journal_mode = WAL")
         try db.execute("PRAGMA synchronous = FULL")
         try db.execute("PRAGMA secure_delete = ON")
+        try db.execute("PRAGMA temp_store = MEMORY")
         try db.execute("PRAGMA foreign_keys = OFF")
     }
 
-    /// Reads the schema version, creating the schema in a new file. Creation happens in one
-    /// IMMEDIATE transaction, so two processes creating the same keychain agree on one keybag.
-    private static func loadOrCreateSchema(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) -> (Keybag, Data) {
-        try db.transaction(write: true) { () throws(KeychainStoreError) -> (Keybag, Data) in
+    /// Creates a complete keychain under a temporary name and links it into place, so that the
+    /// path never holds a half-made keychain and an empty file there is damage, not a new
+    /// keychain. When another process links its keychain first, theirs is kept.
+    private static func createKeychain(at url: URL, deviceKey: DeviceKey) throws(KeychainStoreError) {
+        try SecureFile.makePrivateDirectory(url.deletingLastPathComponent())
+        let suffix = try secureRandomBytes(8).map { String(format: "%02x", $0) }.joined()
+        let temporary = url.path + ".new-" + suffix
+        try SecureFile.createEmptyPrivateFile(temporary)
+        defer { for name in ["", "-wal", "-shm", "-journal"] { unlink(temporary + name) } }
+        let db = try SQLiteConnection(path: temporary)
+        try configure(db)
+        try db.execute("PRAGMA journal_mode = WAL")
+        _ = try db.transaction(write: true) { () throws(KeychainStoreError) in try createSchema(db, deviceKey: deviceKey) }
+        // Closing the last connection checkpoints everything into the file and removes the WAL.
+        try db.close()
+        try SecureFile.syncFile(temporary)
+        if link(temporary, url.path) != 0 && errno != EEXIST {
+            throw .io("cannot create '\(url.path)': \(String(cString: strerror(errno)))")
+        }
+        SecureFile.syncDirectory(url.deletingLastPathComponent())
+    }
+
+    /// Reads the schema version and the keybag in one read transaction; writes nothing.
+    private static func loadSchema(_ db: SQLiteConnection, path: String, deviceKey: DeviceKey) throws(KeychainStoreError) -> (Keybag, Data) {
+        try db.transaction(write: false) { () throws(KeychainStoreError) -> (Keybag, Data) in
             let version = try userVersion(db)
             if version == 0 {
-                guard try tableCount(db) == 0 else {
-                    throw .decode("the file is an SQLite database but not a keychain")
-                }
-                return try createSchema(db, deviceKey: deviceKey)
+                throw invalidKeychain(path, try tableCount(db) == 0
+                    ? "is an empty SQLite database, not a keychain"
+                    : "is an SQLite database but not a keychain")
             }
-            guard version <= schemaVersion else {
-                throw .init(status: -25310, reason: "the keychain was written by a newer version (schema \(version)); this version reads up to \(schemaVersion)")
-            }
+            guard version <= schemaVersion else { throw newerSchema(version) }
             return try loadKeybag(db, deviceKey: deviceKey)
+        }
+    }
+
+    /// SQLite's quick check, when the header suggests the file lost its tail.
+    private static func quickCheck(_ db: SQLiteConnection, path: String) throws(KeychainStoreError) {
+        let statement = try db.statement("PRAGMA quick_check(1)")
+        let verdict = try statement.step() ? statement.text(0) : nil
+        guard verdict == "ok" else {
+            throw invalidKeychain(path, "is damaged (truncated?): SQLite's check says \(verdict ?? "nothing")")
         }
     }
 
@@ -132,7 +217,7 @@ public final class KeychainFile: Sendable {
             CREATE TABLE keybag (class INTEGER PRIMARY KEY, wrapping INTEGER NOT NULL, wrapped BLOB NOT NULL);
             """)
         for itemClass in ItemClass.allCases { try db.execute(ItemTable(itemClass).createSQL) }
-        let keychainID = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+        let keychainID = try secureRandomBytes(16)
         let keybag = Keybag.generate()
         try db.statement("INSERT INTO settings (name, value) VALUES (?, ?)").run([.text("keychain-id"), .blob(keychainID)])
         let wrappedIndex = try Keybag.wrap(keybag.indexKey, with: deviceKey.key, label: "index", keychainID: keychainID)
@@ -143,6 +228,7 @@ public final class KeychainFile: Sendable {
             try db.statement("INSERT INTO keybag (class, wrapping, wrapped) VALUES (?, ?, ?)")
                 .run([.integer(Int64(protection.rawValue)), .integer(Keybag.Wrapping.deviceKey.rawValue), .blob(wrapped)])
         }
+        try db.execute("PRAGMA application_id = \(applicationID)")
         try db.execute("PRAGMA user_version = \(schemaVersion)")
         return (keybag, keychainID)
     }

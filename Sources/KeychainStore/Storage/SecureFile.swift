@@ -63,23 +63,74 @@ enum SecureFile {
     }
 
     /// Creates `url` with mode 0600 holding `contents`, durably, failing if it already exists.
+    ///
+    /// The bytes go to a temporary name first and are linked into place only once written and
+    /// synced, so nobody ever sees a partial file, and a failure (full disk, I/O error) leaves
+    /// nothing behind. A full disk is `errSecDiskFull` (-34), another write failure `errSecIO` (-36).
     static func createExclusively(_ url: URL, contents: Data) throws(KeychainStoreError) -> CreateResult {
         try makePrivateDirectory(url.deletingLastPathComponent())
-        // Written to a temporary name first, then linked into place, so nobody ever sees a partial key.
         let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .io("cannot create '\(temporary)': \(String(cString: strerror(errno)))") }
-        let written = contents.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let synced = fsync(fd)
-        close(fd)
         defer { unlink(temporary) }
-        guard written == contents.count, synced == 0 else { throw .io("cannot write '\(url.path)'") }
+        do {
+            defer { close(fd) }
+            try writeAll(fd, contents, path: url.path)
+            try sync(fd, path: url.path)
+        }
         if link(temporary, url.path) != 0 {
             if errno == EEXIST { return .alreadyExists }
             throw .io("cannot create '\(url.path)': \(String(cString: strerror(errno)))")
         }
         syncDirectory(url.deletingLastPathComponent())
         return .created
+    }
+
+    /// Writes all of `contents`, carrying on after short writes (which write(2) may legally make)
+    /// and interruptions.
+    static func writeAll(_ fd: Int32, _ contents: Data, path: String) throws(KeychainStoreError) {
+        var offset = 0
+        while offset < contents.count {
+            var wanted = contents.count - offset
+            var written: Int
+            #if DEBUG
+            let injected = FaultInjection.fault(.fileWrite)
+            if let injected, injected >= 0 { wanted = min(wanted, Int(injected)) }
+            if let injected, injected < 0 {
+                written = -1
+                errno = -injected
+            } else {
+                written = contents.withUnsafeBytes { write(fd, $0.baseAddress! + offset, wanted) }
+            }
+            #else
+            written = contents.withUnsafeBytes { write(fd, $0.baseAddress! + offset, wanted) }
+            #endif
+            if written < 0 {
+                if errno == EINTR { continue }
+                throw writeError(errno, path: path)
+            }
+            offset += written
+        }
+    }
+
+    private static func sync(_ fd: Int32, path: String) throws(KeychainStoreError) {
+        var result = Int32(0)
+        #if DEBUG
+        if let injected = FaultInjection.fault(.fileSync) {
+            result = -1
+            errno = injected
+        }
+        #endif
+        if result == 0 { result = fsync(fd) }
+        guard result == 0 else { throw writeError(errno, path: path) }
+    }
+
+    private static func writeError(_ code: Int32, path: String) -> KeychainStoreError {
+        let reason = "cannot write '\(path)': \(String(cString: strerror(code)))"
+        switch code {
+        case ENOSPC, EDQUOT, EFBIG: return .init(status: -34, reason: reason)
+        default: return .io(reason)
+        }
     }
 
     /// Creates an empty private file for SQLite to open, unless one exists.
@@ -90,6 +141,14 @@ enum SecureFile {
             throw .io("cannot create '\(path)': \(String(cString: strerror(errno)))")
         }
         close(fd)
+    }
+
+    /// Flushes a file to the disk.
+    static func syncFile(_ path: String) throws(KeychainStoreError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { throw .io("cannot open '\(path)': \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        try sync(fd, path: path)
     }
 
     static func syncDirectory(_ directory: URL) {
