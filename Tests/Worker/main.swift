@@ -62,6 +62,8 @@ case "toggle-password":
             exit(2)
         }
     }
+case "crash-workload":
+    CrashWorkload.run(file: file, arguments: rest)
 default:
     say("unknown command")
     exit(64)
