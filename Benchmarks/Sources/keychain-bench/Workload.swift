@@ -35,10 +35,12 @@ protocol KeyValueSystem: AnyObject {
 
 extension KeyValueSystem {
     /// Bytes of the database file alone once its WAL is checkpointed into it, through a
-    /// separate plain SQLite connection (a checkpoint moves pages, it changes no content).
+    /// separate plain SQLite connection (a checkpoint moves pages, it changes no content). The
+    /// WAL file keeps its size: truncating it would make the next commits extend the file, and
+    /// an fsync that must also record a new file size costs more than the steady state.
     func settledBytes(path: String) throws -> Int {
         let db = try RawSQLite(path: path)
-        try db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        try db.execute("PRAGMA wal_checkpoint(FULL)")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         return (attributes[.size] as? NSNumber)?.intValue ?? 0
     }
