@@ -219,6 +219,6 @@ public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMuta
 /// for a number this module does not declare. When several names share a number, the public one
 /// is returned. For other modules of this package (logs, command-line output); not Apple API.
 package func _statusName(_ status: OSStatus) -> String? {
-    statusNames[status]
+    statusNames[status] ?? extendedStatusEntries[status]?.name
 }
 #endif

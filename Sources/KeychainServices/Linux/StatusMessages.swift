@@ -160,6 +160,6 @@ let statusNames: [OSStatus: String] = [
 
 /// The message for a result code; a generic sentence with the number for codes not in the table.
 func statusMessage(_ status: OSStatus) -> String {
-    statusMessages[status] ?? "Unknown error \(status)."
+    statusMessages[status] ?? extendedStatusEntries[status]?.message ?? "Unknown error \(status)."
 }
 #endif
