@@ -62,6 +62,8 @@ case "toggle-password":
             exit(2)
         }
     }
+case "fill":
+    DiskFullWorkload.run(arguments: rest)
 case "crash-workload":
     CrashWorkload.run(file: file, arguments: rest)
 default:
