@@ -13,8 +13,18 @@ import Glibc
 enum KernelKeyring {
     enum Ring {
         case session, user
-        var id: Int32 { self == .session ? CKS_KEY_SPEC_SESSION_KEYRING : CKS_KEY_SPEC_USER_KEYRING }
+        var id: Int32 { self == .session ? KernelKeyring.sessionKeyringID : CKS_KEY_SPEC_USER_KEYRING }
     }
+
+    /// This process's session keyring, looked up without creating one. A process started outside
+    /// a login session (cron, CI, ssh without pam_keyinit) has none: adding a key to the special
+    /// session id would then create a new anonymous keyring private to this process, so nothing
+    /// would be shared. Looked up without "create", the kernel attaches the user-session keyring
+    /// instead, which every such process of the user shares.
+    static let sessionKeyringID: Int32 = {
+        let id = cks_keyctl_get_keyring_id(CKS_KEY_SPEC_SESSION_KEYRING, 0)
+        return id >= 0 ? Int32(id) : CKS_KEY_SPEC_SESSION_KEYRING
+    }()
 
     /// Whether the kernel keyring works here, and if not, why (probed once per process).
     static let availability: Result<Void, ProbeFailure> = probe()
