@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// What one run of keychainctl left: its exit status and both output streams.
@@ -74,11 +75,11 @@ final class CLISandbox: Sendable {
         process.standardOutput = output
         process.standardError = errors
         try process.run()
-        process.waitUntilExit()
+        let exit = process.waitForExit()
         try input.close()
         try output.close()
         try errors.close()
-        return CLIResult(status: process.terminationStatus,
+        return CLIResult(status: exit.terminationStatus,
                          stdoutData: (try? Data(contentsOf: outURL)) ?? Data(),
                          stderrData: (try? Data(contentsOf: errURL)) ?? Data())
     }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import KeychainServices
 import KeychainStore
 import Testing
@@ -31,10 +32,10 @@ struct ConcurrencyTests {
         _ = FileManager.default.createFile(atPath: start.path, contents: nil)
         var entries: [[ConcurrencyWorkload.Entry]] = []
         for (worker, (process, log, output)) in processes.enumerated() {
-            process.waitUntilExit()
+            let exit = process.waitForExit()
             let text = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
             let lines = text.split(separator: "\n")
-            #expect(process.terminationStatus == 0 && lines.last == "done",
+            #expect(exit.terminationStatus == 0 && lines.last == "done",
                     "worker \(worker) failed: \((try? String(contentsOf: output, encoding: .utf8)) ?? "")")
             entries.append(lines.dropLast().compactMap(ConcurrencyWorkload.Entry.init(line:)))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import KeychainStore
 import Testing
 
@@ -126,10 +127,10 @@ struct CrashConsistencyTests {
                 }
             }
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            let exit = process.waitForExit()
             let (acknowledged, pending, failures) = Self.parse(CrashWorker.lines(output))
             try #require(failures.isEmpty, "round \(round) (seed \(Self.seed)): a call failed: \(failures)")
-            try #require(process.terminationReason == .uncaughtSignal, "round \(round): the worker exited by itself")
+            try #require(exit.terminationReason == .uncaughtSignal, "round \(round): the worker exited by itself")
             for call in acknowledged { Self.apply(call, to: &model) }
             stats.acknowledged += acknowledged.count
             stats.passwordChanges += acknowledged.filter { $0.kind == "password" }.count

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import KeychainStore
 import Testing
 
@@ -94,10 +95,10 @@ struct CrashDiskFullTests {
         // then the next checkpoint and the WAL itself both meet the limit.
         let output = setup.worker.directory.appendingPathComponent("fill.out")
         let process = try setup.worker.start("fill", [String(4_718_592), String(Self.secretKiB)], output: output)
-        process.waitUntilExit()
+        let exit = process.waitForExit()
         // EFBIG is an I/O error to SQLite (SQLITE_IOERR_WRITE); a write cut short at the limit is
         // SQLITE_FULL, which Apple reports as errSecNotAvailable.
-        try Self.verify(setup, lines: CrashWorker.lines(output), exitStatus: process.terminationStatus, fullStatuses: [-36, -25291])
+        try Self.verify(setup, lines: CrashWorker.lines(output), exitStatus: exit.terminationStatus, fullStatuses: [-36, -25291])
         try #require(try setup.worker.open().integrityCheck())
     }
 

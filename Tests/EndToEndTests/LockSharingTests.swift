@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 import KeychainServices
 import KeychainStore
@@ -34,7 +35,7 @@ import KeychainStore
             process.standardOutput = output
             try process.run()
             let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
+            _ = process.waitForExit()
             return String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
         }
 
@@ -112,7 +113,7 @@ import KeychainStore
             // Kill at a random point: before, during or after one or more changes.
             Thread.sleep(forTimeInterval: Double.random(in: 0.05...0.9, using: &generator))
             kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            _ = process.waitForExit()
 
             let reopened = try KeychainFile.open(at: fixture.keychain, deviceKey: DeviceKey.load(
                 from: URL(fileURLWithPath: fixture.environment["SWIFT_KEYCHAIN_DEVICE_KEY_FILE"]!), create: false))

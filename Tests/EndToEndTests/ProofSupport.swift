@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import KeychainStore
 import Testing
 
@@ -58,10 +59,10 @@ enum ProofSupport {
         process.standardError = errHandle
         process.standardInput = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
+        let exit = process.waitForExit()
         try outHandle.close()
         try errHandle.close()
-        return Outcome(status: process.terminationStatus,
+        return Outcome(status: exit.terminationStatus,
                        stdout: String(decoding: try Data(contentsOf: out), as: UTF8.self),
                        stderr: String(decoding: try Data(contentsOf: err), as: UTF8.self))
     }

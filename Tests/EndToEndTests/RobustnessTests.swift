@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import KeychainServices
 import KeychainStore
 import Testing
@@ -68,9 +69,9 @@ struct RobustnessTests {
                 "LOG": log.path, "SEED": String(seed), "COUNT": String(count),
                 "KEYCHAIN": home.keychainURL.path, "DEVICE_KEY": home.deviceKeyURL.path,
             ], output: output)
-            process.waitUntilExit()
+            let exit = process.waitForExit()
             let lines = ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
-            return .success(Run(home: home, status: process.terminationStatus, lines: lines,
+            return .success(Run(home: home, status: exit.terminationStatus, lines: lines,
                                 output: (try? String(contentsOf: output, encoding: .utf8)) ?? ""))
         } catch {
             return .failure(ProofFailure("could not run the robustness worker: \(error)"))

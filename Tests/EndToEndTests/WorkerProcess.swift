@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import KeychainStore
 import Testing
 
@@ -21,7 +22,7 @@ enum WorkerProcess {
     }
 
     /// Starts this test binary as a worker for `role` running the worker test named `test`.
-    /// The caller waits for it with `waitUntilExit()`.
+    /// The caller waits for it with `waitForExit()` (KeychainTestSupport).
     static func start(role: String, test: String, parameters: [String: String], output: URL) throws -> Process {
         var environment = ["PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
                            "HOME": ProcessInfo.processInfo.environment["HOME"] ?? "/tmp",
