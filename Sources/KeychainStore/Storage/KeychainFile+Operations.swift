@@ -45,7 +45,7 @@ extension KeychainFile {
         item["sha1"] = itemDigest(item, schema: table.schema)
         let protection = ProtectionClass(pdmn: item["pdmn"]!.stringValue!)!
 
-        return try state.withLock { state throws(KeychainStoreError) -> StoredItem in
+        return try withState { state throws(KeychainStoreError) -> StoredItem in
             if protection == .whenPasscodeSetThisDeviceOnly && !state.keybag.hasPassword {
                 throw .notAvailable("items that require a passcode cannot be added to a keychain without a password")
             }
@@ -76,7 +76,7 @@ extension KeychainFile {
     /// Finds items matching `query`, in insertion order, at most `limit` of them (nil: all).
     /// Secrets are decrypted only when `includeSecrets` is true.
     public func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool) throws(KeychainStoreError) -> [StoredItem] {
-        try state.withLock { state throws(KeychainStoreError) -> [StoredItem] in
+        try withState { state throws(KeychainStoreError) -> [StoredItem] in
             try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets).map {
                 StoredItem(itemClass: query.itemClass, persistentReference: $0.persistentReference,
                            attributes: $0.attributes, secret: $0.secret)
@@ -118,7 +118,7 @@ extension KeychainFile {
             throw .missingEntitlement(group: group)
         }
         let table = ItemTable(query.itemClass)
-        return try state.withLock { state throws(KeychainStoreError) -> Int in
+        return try withState { state throws(KeychainStoreError) -> Int in
             try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
                 let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
                 guard !rows.isEmpty else { throw .itemNotFound }
@@ -145,7 +145,7 @@ extension KeychainFile {
             throw .missingEntitlement(group: group)
         }
         let table = ItemTable(query.itemClass)
-        return try state.withLock { state throws(KeychainStoreError) -> Int in
+        return try withState { state throws(KeychainStoreError) -> Int in
             try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
                 let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
                 guard !rows.isEmpty else { throw .itemNotFound }
