@@ -62,6 +62,8 @@ case "toggle-password":
             exit(2)
         }
     }
+case "memory-probe":
+    MemoryProbeWorkload.run(file: file, arguments: rest)
 case "fill":
     DiskFullWorkload.run(arguments: rest)
 case "crash-workload":
