@@ -107,12 +107,15 @@ final class TmuxTerminal: Sendable {
 
     /// Waits until the screen shows `text` (at least `occurrences` times); returns the screen.
     /// Fails the test after a generous deadline, so a hang is reported rather than waited out.
+    /// (tmux drops trailing spaces from captured lines, so a prompt's final space is not required.)
     @discardableResult
     func waitFor(_ text: String, occurrences: Int = 1) throws -> String {
+        var needle = text
+        while needle.hasSuffix(" ") { needle.removeLast() }
         var screen = ""
         for _ in 0..<300 {
             screen = (try? tmux(["capture-pane", "-p", "-t", session, "-S", "-100"])) ?? ""
-            if screen.components(separatedBy: text).count - 1 >= occurrences { return screen }
+            if screen.components(separatedBy: needle).count - 1 >= occurrences { return screen }
             usleep(100_000)
         }
         Issue.record("the terminal never showed \(text.debugDescription); it shows:\n\(screen)")
@@ -146,10 +149,25 @@ final class TmuxTerminal: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // The test runner blocks or ignores some signals, and a spawned process inherits that.
+        // tmux's kill-server works by the server signalling itself (SIGTERM), and a pane's
+        // program is ended with SIGHUP, so both must reach them: start tmux with an empty mask
+        // and default dispositions.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signalNumber) }
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, nil, argv, environ)
+        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
         guard rc == 0 else { throw SpawnFailure(code: rc) }
         var status: Int32 = 0
         // ECHILD means Foundation's own child handler reaped it first: it has exited either way.

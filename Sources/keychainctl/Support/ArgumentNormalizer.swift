@@ -17,8 +17,8 @@ enum ArgumentNormalizer {
         "import": ["-P", "--passphrase"],
     ]
 
-    /// Short options that take a value, by subcommand, so a password flag given as the value of
-    /// another option is recognised.
+    /// Options that take a value in some subcommand, so that a password flag given as the value
+    /// of the option before it is recognised as a value.
     static let valueOptions: Set<String> = [
         "-a", "-c", "-C", "-d", "-D", "-G", "-j", "-l", "-p", "-P", "-r", "-s", "-t", "-w", "-T", "-o",
         "--keychain", "--access-group",
