@@ -12,14 +12,12 @@ struct ReliabilityFuzzRegressionTests {
     func emptyPlaintextRoundTrip() throws {
         let sealed = try ItemSealer.seal(Data(), part: .attributes, table: "genp", persistentRef: Self.reference,
                                          protection: .afterFirstUnlock, classKey: Self.key)
-        // ItemSealer.split requires more than 1 + 60 + 28 bytes, but an empty plaintext seals to
-        // exactly that. The engine never seals fewer than 3 bytes (attribute and secret encodings
-        // are never empty), so no stored item is affected; the fix is `>=` in split.
-        withKnownIssue("ItemSealer.split rejects a sealed empty plaintext (off by one)") {
-            let opened = try ItemSealer.open(sealed, part: .attributes, table: "genp", persistentRef: Self.reference,
-                                             protection: .afterFirstUnlock, classKey: Self.key)
-            #expect(opened == Data())
-        }
+        // ItemSealer.split used to require more than 1 + 60 + 28 bytes, but an empty plaintext
+        // seals to exactly that. The engine never seals fewer than 3 bytes, so no stored item was
+        // affected.
+        let opened = try ItemSealer.open(sealed, part: .attributes, table: "genp", persistentRef: Self.reference,
+                                         protection: .afterFirstUnlock, classKey: Self.key)
+        #expect(opened == Data())
     }
 
     @Test("Every seed and finding in the fuzz corpus decodes to a status or a value, never a crash",

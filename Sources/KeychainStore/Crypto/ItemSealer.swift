@@ -64,7 +64,8 @@ enum ItemSealer {
     }
 
     private static func split(_ sealed: Data) throws(KeychainStoreError) -> (Data, Data) {
-        guard sealed.count > 1 + wrappedKeyLength + 28, sealed.first == 1 else {
+        // The smallest box (empty plaintext) is a nonce and a tag: 28 bytes.
+        guard sealed.count >= 1 + wrappedKeyLength + 28, sealed.first == 1 else {
             throw .decode("an item blob is damaged")
         }
         let start = sealed.startIndex + 1
