@@ -167,6 +167,10 @@ def summary(results):
                          f"{us(p['ours_delete']['median_us'])} / {us(p['floor_delete']['median_us'])} | "
                          + (f"{p['ours_wal_bytes_per_add']:,.0f} | {p['floor_wal_bytes_per_add']:,.0f} |"
                             if p['ours_wal_bytes_per_add'] else "– | – |"))
+        for p in results["paired"]:
+            if p.get("ours_wal_bytes_per_update"):
+                lines.append(f"WAL bytes per update of the data alone ({p['location']}): ours "
+                             f"{p['ours_wal_bytes_per_update']:,.0f}, floor {p['floor_wal_bytes_per_update']:,.0f}.")
         lines.append("")
     if results.get("whatif"):
         lines += ["### What-if: the lookup plan with and without the two-column index", "",

@@ -16,6 +16,9 @@ struct PairedResult: Codable, Sendable {
     /// not measured.
     var ours_wal_bytes_per_add: Double
     var floor_wal_bytes_per_add: Double
+    /// WAL bytes appended per committed update of an item's data alone.
+    var ours_wal_bytes_per_update: Double
+    var floor_wal_bytes_per_update: Double
     var add_ratio: Double
 }
 
@@ -35,7 +38,7 @@ enum PairedWrites {
         // emptied and 50 untimed adds show what each commit appends. On disk the WALs are left
         // as the workload left them (full size, reused), since commits that extend the file pay
         // for recording its new size and would not be the steady state.
-        var oursWal = 0.0, floorWal = 0.0
+        var oursWal = 0.0, floorWal = 0.0, oursUpdateWal = 0.0, floorUpdateWal = 0.0
         if measureWal {
             try RawSQLite(path: ours.path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
             try RawSQLite(path: floor.path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -45,6 +48,15 @@ enum PairedWrites {
             }
             oursWal = Double(walBytes(ours.path)) / 50
             floorWal = Double(walBytes(floor.path)) / 50
+            // The same for an update of the data alone.
+            try RawSQLite(path: ours.path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            try RawSQLite(path: floor.path).execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            for i in 0..<50 {
+                try ours.update(account: WorkloadKeys.fresh(70_000_000 + i), secret: WorkloadKeys.secret(i, version: 5))
+                try floor.update(account: WorkloadKeys.fresh(70_000_000 + i), secret: WorkloadKeys.secret(i, version: 5))
+            }
+            oursUpdateWal = Double(walBytes(ours.path)) / 50
+            floorUpdateWal = Double(walBytes(floor.path)) / 50
             for i in 0..<50 {
                 try ours.delete(account: WorkloadKeys.fresh(70_000_000 + i))
                 try floor.delete(account: WorkloadKeys.fresh(70_000_000 + i))
@@ -82,6 +94,7 @@ enum PairedWrites {
                             ours_update: summary("ours_update"), floor_update: summary("floor_update"),
                             ours_delete: summary("ours_delete"), floor_delete: summary("floor_delete"),
                             ours_wal_bytes_per_add: oursWal, floor_wal_bytes_per_add: floorWal,
+                            ours_wal_bytes_per_update: oursUpdateWal, floor_wal_bytes_per_update: floorUpdateWal,
                             add_ratio: ((oursAdd.median_us / floorAdd.median_us) * 100).rounded() / 100)
     }
 
