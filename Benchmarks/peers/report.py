@@ -167,6 +167,7 @@ def summary(results):
                          f"{us(p['ours_delete']['median_us'])} / {us(p['floor_delete']['median_us'])} | "
                          + (f"{p['ours_wal_bytes_per_add']:,.0f} | {p['floor_wal_bytes_per_add']:,.0f} |"
                             if p['ours_wal_bytes_per_add'] else "– | – |"))
+        lines.append("")
         for p in results["paired"]:
             if p.get("ours_wal_bytes_per_update"):
                 lines.append(f"WAL bytes per update of the data alone ({p['location']}): ours "
