@@ -25,6 +25,8 @@ enum MemoryScan {
             guard name.isEmpty || name == "[heap]" || name == "[stack]" || name.hasPrefix("[anon") else { return nil }
             let bounds = fields[0].split(separator: "-")
             guard bounds.count == 2, let start = UInt64(bounds[0], radix: 16), let end = UInt64(bounds[1], radix: 16) else { return nil }
+            // Reservations of many gigabytes (a sanitizer's shadow memory) are not a heap.
+            guard end - start <= 1 << 32 else { return nil }
             return Region(start: start, end: end, name: name)
         }
     }
@@ -66,6 +68,14 @@ enum MemoryScan {
         }
         return counts
     }
+
+    /// Whether this process runs under AddressSanitizer or ThreadSanitizer, whose allocators
+    /// keep freed blocks in quarantine and whose shadow memory dwarfs the heap: a scan then says
+    /// nothing about the keychain.
+    static let underSanitizer: Bool = {
+        let me = dlopen(nil, RTLD_NOW)
+        return dlsym(me, "__asan_init") != nil || dlsym(me, "__tsan_init") != nil
+    }()
 
     struct ScanError: Error, CustomStringConvertible {
         let description: String

@@ -62,6 +62,10 @@ case "toggle-password":
             exit(2)
         }
     }
+case "soak":
+    SoakWorkload.run(arguments: rest)
+case "soak-verify":
+    SoakWorkload.verify(file: file, arguments: rest)
 case "memory-probe":
     MemoryProbeWorkload.run(file: file, arguments: rest)
 case "fill":

@@ -234,9 +234,8 @@ public final class KeychainFile: Sendable {
     }
 
     private static func loadKeybag(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) -> (Keybag, Data) {
-        guard let keychainID = try setting("keychain-id", db), let wrappedIndex = try setting("index-key", db) else {
-            throw .decode("the keychain's settings are missing")
-        }
+        guard let keychainID = try setting("keychain-id", db) else { throw .decode("the keychain's identity is missing") }
+        guard let wrappedIndex = try setting("index-key", db) else { throw .decode("the keychain's index key is missing") }
         let indexKey = try Keybag.unwrap(wrappedIndex, with: deviceKey.key, label: "index", keychainID: keychainID)
         var keys: [ProtectionClass: SymmetricKey] = [:]
         var hasPassword = false
