@@ -15,6 +15,7 @@ enum ItemSealer {
 
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> Data {
+        try injectedRandomFailure()   // the fault-injection seam's stand-in for a failing generator (debug only)
         let itemKey = SymmetricKey(size: .bits256)
         do {
             let content = try AES.GCM.seal(plaintext, using: itemKey,

@@ -11,17 +11,26 @@ import Musl
 /// (getrandom(2)), which never fails once the kernel's pool is seeded and stops the process if it
 /// ever did; the throwing signature lets callers treat the failure as one they roll back from.
 func secureRandomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
-    #if DEBUG
-    if let failure = FaultInjection.fault(.random) {
-        throw .allocate("the system random generator failed (\(String(cString: strerror(failure))))")
-    }
-    #endif
+    try injectedRandomFailure()
     var generator = SystemRandomNumberGenerator()
     var bytes = Data(count: count)
     bytes.withUnsafeMutableBytes { buffer in
         for index in buffer.indices { buffer[index] = generator.next() }
     }
     return bytes
+}
+
+/// Throws `errSecAllocate` when a test injected a random-generator fault here; does nothing
+/// otherwise, and nothing at all in release builds. Called where fresh key material is drawn
+/// from a generator that has no failure path of its own (swift-crypto's `SymmetricKey(size:)`
+/// and AES-GCM nonces), so that the rollback of a call that fails there can be proved.
+@inline(__always)
+func injectedRandomFailure() throws(KeychainStoreError) {
+    #if DEBUG
+    if let failure = FaultInjection.fault(.random) {
+        throw .allocate("the system random generator failed (\(String(cString: strerror(failure))))")
+    }
+    #endif
 }
 
 #if DEBUG
@@ -64,7 +73,8 @@ final class FaultPlan: Sendable {
         case fileWrite
         /// `fsync(2)` while creating a private file; the result is the errno it fails with.
         case fileSync
-        /// The system random generator; the result is the errno it fails with.
+        /// The system random generator, and the drawing of a fresh item key when an item is
+        /// sealed; the result is the errno it fails with.
         case random
     }
 
