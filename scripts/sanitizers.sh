@@ -16,13 +16,11 @@ case "${1:-all}" in
   *) echo "usage: scripts/sanitizers.sh [address|thread|all]" >&2; exit 64 ;;
 esac
 
-# LeakSanitizer would report the Swift runtime's metadata caches and the test runner's
-# process-lifetime objects, which are never freed by design; leaks are not what this run is for.
 # A sanitizer report fails the run: AddressSanitizer stops at the first one, ThreadSanitizer
 # makes the process exit non-zero at the end (exitcode) and prints every race it saw.
-# Child processes (keychain-test-worker, keychainctl) are built with the same sanitizer and
-# inherit these settings.
-export ASAN_OPTIONS="detect_leaks=0:abort_on_error=0:${ASAN_OPTIONS:-}"
+# Child processes (keychain-test-worker, keychainctl, the seed programs) are built with the same
+# sanitizer; those a test starts with the environment it inherits get these settings too.
+export ASAN_OPTIONS="abort_on_error=0:${ASAN_OPTIONS:-}"
 export TSAN_OPTIONS="exitcode=66:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
 # Swift's own crash handler trips the sanitizers while it prints a backtrace.
 export SWIFT_BACKTRACE="enable=no"
@@ -32,9 +30,20 @@ for sanitizer in "${sanitizers[@]}"; do
   scratch=".build-${sanitizer:0:1}san"
   mkdir -p "$scratch"
   log="$scratch/sanitizer-run.log"
+  flags=(--sanitize="$sanitizer" --scratch-path "$scratch")
+  if [ "$sanitizer" = address ]; then
+    # LeakSanitizer is switched off inside every linked binary, not through ASAN_OPTIONS, because
+    # the CLI tests start keychainctl with an environment of their own. Its reports are false:
+    # Swift keeps pointers in the spare bits of enums and bridged values, where LeakSanitizer
+    # cannot see them, so objects still in use at exit look unreachable (first seen: the keychain
+    # id's Data in every keychainctl run). Leaks are not what this run is for.
+    echo 'int __lsan_is_turned_off(void) { return 1; }' > "$scratch/lsan-off.c"
+    clang -c -O1 -o "$scratch/lsan-off.o" "$scratch/lsan-off.c"
+    flags+=(-Xlinker "$PWD/$scratch/lsan-off.o")
+  fi
   echo "== $sanitizer: building in $scratch (limit ${build_limit}s)"
   start=$(date +%s)
-  if ! timeout --kill-after=30 "$build_limit" swift build --build-tests --sanitize="$sanitizer" --scratch-path "$scratch" > "$log" 2>&1; then
+  if ! timeout --kill-after=30 "$build_limit" swift build --build-tests "${flags[@]}" > "$log" 2>&1; then
     grep -E "error:|Terminated|Killed" "$log" | head -20 || tail -20 "$log"
     echo "!! $sanitizer: build failed or ran past ${build_limit}s (log: $log)"
     status=1
@@ -42,7 +51,7 @@ for sanitizer in "${sanitizers[@]}"; do
   fi
   built=$(date +%s)
   echo "   built in $((built - start)) s; testing (limit ${test_limit}s)"
-  if timeout --kill-after=30 "$test_limit" swift test --skip-build --sanitize="$sanitizer" --scratch-path "$scratch" > "$log" 2>&1 \
+  if timeout --kill-after=30 "$test_limit" swift test --skip-build "${flags[@]}" > "$log" 2>&1 \
      && ! grep -qE "^(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY: (Address|Thread)Sanitizer)" "$log"; then
     tail -3 "$log"
     echo "   $sanitizer: passed; tests took $(( $(date +%s) - built )) s, build and tests $(( $(date +%s) - start )) s"
