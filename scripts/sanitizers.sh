@@ -52,11 +52,11 @@ for sanitizer in "${sanitizers[@]}"; do
   built=$(date +%s)
   echo "   built in $((built - start)) s; testing (limit ${test_limit}s)"
   if timeout --kill-after=30 "$test_limit" swift test --skip-build "${flags[@]}" > "$log" 2>&1 \
-     && ! grep -qE "^(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY: (Address|Thread)Sanitizer)" "$log"; then
+     && ! grep -qE "^[[:space:]]*(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY: (Address|Thread)Sanitizer)" "$log"; then
     tail -3 "$log"
     echo "   $sanitizer: passed; tests took $(( $(date +%s) - built )) s, build and tests $(( $(date +%s) - start )) s"
   else
-    grep -E "^(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY:)|✘|recorded an issue|error:|Terminated" "$log" | head -40
+    grep -E "^[[:space:]]*(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY:)|✘|recorded an issue|error:|Terminated" "$log" | head -40
     tail -3 "$log"
     echo "!! $sanitizer: failed after $(( $(date +%s) - built )) s of tests (log: $log)"
     status=1
