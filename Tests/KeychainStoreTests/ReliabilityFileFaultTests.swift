@@ -86,6 +86,20 @@ struct ReliabilityFileFaultTests {
         #expect(try KeychainSnapshot(file) == before)
     }
 
+    @Test("Short writes while exporting a backup are continued: the backup is whole and restores every item")
+    func shortWriteBackup() throws {
+        let fixture = try ReliabilityFixture()
+        defer { fixture.remove() }
+        let file = try fixture.open()
+        let backup = fixture.directory.appendingPathComponent("backup.keychain-backup")
+        let plan = FaultPlan(.init(.fileWrite, result: 9), .init(.fileWrite, result: 100))
+        let exported = try FaultInjection.$plan.withValue(plan) { try file.exportBackup(to: backup, password: "backup password") }
+        #expect(plan.fired(.fileWrite) == 2)
+        #expect(exported > 0)
+        let restored = try KeychainFile.open(at: fixture.directory.appendingPathComponent("restored.keychain-db"), deviceKey: .random())
+        #expect(try restored.importBackup(from: backup, password: "backup password") == exported)
+    }
+
     @Test("A fault while creating a keychain leaves no keychain file, and the next open creates a whole one",
           arguments: [FaultPlan.Rule(.random, result: EIO),
                       FaultPlan.Rule(.sqliteCommit, result: SQLiteCode.full),
