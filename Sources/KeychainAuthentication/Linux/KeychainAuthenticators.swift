@@ -47,7 +47,7 @@ public enum KeychainAuthenticators {
     /// ```swift
     /// KeychainAuthenticators.install(.nonInteractive)   // a daemon: never prompt
     /// ```
-    public static func install(_ authenticator: some KeychainAuthenticator) {
+    public static func install(_ authenticator: any KeychainAuthenticator) {
         processState.withLock { $0.authenticator = authenticator }
     }
 
@@ -81,7 +81,7 @@ public enum KeychainAuthenticators {
     /// Runs `body` with keychain calls of this task (and its child tasks) using `authenticator`,
     /// and, when given, `simulatedBiometry`, leaving the rest of the process alone. Tests use this
     /// to run in parallel, each with its own scripted authenticator.
-    public static func withAuthenticator<T>(_ authenticator: some KeychainAuthenticator, simulatedBiometry: Bool? = nil,
+    public static func withAuthenticator<T>(_ authenticator: any KeychainAuthenticator, simulatedBiometry: Bool? = nil,
                                             _ body: () throws -> T) rethrows -> T {
         try $taskAuthenticator.withValue(authenticator) {
             try $taskSimulatedBiometry.withValue(simulatedBiometry ?? taskSimulatedBiometry, operation: body)
@@ -89,7 +89,7 @@ public enum KeychainAuthenticators {
     }
 
     /// Async form of ``withAuthenticator(_:simulatedBiometry:_:)``.
-    public static func withAuthenticator<T>(_ authenticator: some KeychainAuthenticator, simulatedBiometry: Bool? = nil,
+    public static func withAuthenticator<T>(_ authenticator: any KeychainAuthenticator, simulatedBiometry: Bool? = nil,
                                             _ body: () async throws -> T) async rethrows -> T {
         try await $taskAuthenticator.withValue(authenticator) {
             try await $taskSimulatedBiometry.withValue(simulatedBiometry ?? taskSimulatedBiometry, operation: body)
