@@ -4,7 +4,8 @@ import Crypto
 /// Encrypts an item's two parts (attributes, secret) with AES-256-GCM under fresh per-item keys,
 /// each wrapped by the item's protection-class key.
 ///
-/// A sealed part is: format byte 1 ‖ wrapped key (nonce, 32-byte key, tag = 60 bytes) ‖ sealed
+/// A sealed part is: format byte (1, or 2 for a secret whose plaintext is itself sealed to the
+/// presence key, see ``PresenceSeal``) ‖ wrapped key (nonce, 32-byte key, tag = 60 bytes) ‖ sealed
 /// content (nonce ‖ ciphertext ‖ tag). The row's identity (table, persistent reference) is
 /// authenticated data of the content, and the protection class is authenticated data of the key
 /// wrap, so a blob copied to another row or relabelled with another class fails to open.
@@ -13,15 +14,22 @@ enum ItemSealer {
 
     static let wrappedKeyLength = 60
 
+    static let plainFormat: UInt8 = 1
+    static let presenceFormat: UInt8 = 2
+
+    /// Whether a sealed secret also needs the presence key (format 2).
+    static func isPresenceSealed(_ sealed: Data?) -> Bool { sealed?.first == presenceFormat }
+
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
-                     protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> Data {
+                     protection: ProtectionClass, classKey: SymmetricKey,
+                     format: UInt8 = plainFormat) throws(KeychainStoreError) -> Data {
         let itemKey = SymmetricKey(size: .bits256)
         do {
             let content = try AES.GCM.seal(plaintext, using: itemKey,
-                                           authenticating: contentAAD(part, table, persistentRef)).combined!
+                                           authenticating: contentAAD(part, table, persistentRef, format)).combined!
             let wrapped = try wrap(itemKey, part: part, table: table, persistentRef: persistentRef,
                                    protection: protection, classKey: classKey)
-            var out = Data([1])
+            var out = Data([format])
             out.append(wrapped)
             out.append(content)
             return out
@@ -32,12 +40,12 @@ enum ItemSealer {
 
     static func open(_ sealed: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> Data {
-        let (wrapped, content) = try split(sealed)
+        let (wrapped, content) = try split(sealed, part)
         let itemKey = try unwrap(wrapped, part: part, table: table, persistentRef: persistentRef,
                                  protection: protection, classKey: classKey)
         do {
             let box = try AES.GCM.SealedBox(combined: content)
-            return try AES.GCM.open(box, using: itemKey, authenticating: contentAAD(part, table, persistentRef))
+            return try AES.GCM.open(box, using: itemKey, authenticating: contentAAD(part, table, persistentRef, sealed.first!))
         } catch {
             throw .decode("an item failed its integrity check")
         }
@@ -47,7 +55,7 @@ enum ItemSealer {
     static func rewrap(_ sealed: Data, part: Part, table: String, persistentRef: Data,
                        from old: ProtectionClass, oldKey: SymmetricKey,
                        to new: ProtectionClass, newKey: SymmetricKey) throws(KeychainStoreError) -> Data {
-        let (wrapped, content) = try split(sealed)
+        let (wrapped, content) = try split(sealed, part)
         let itemKey = try unwrap(wrapped, part: part, table: table, persistentRef: persistentRef,
                                  protection: old, classKey: oldKey)
         let rewrapped: Data
@@ -57,15 +65,16 @@ enum ItemSealer {
         } catch {
             throw .allocate("encryption failed")
         }
-        var out = Data([1])
+        var out = Data([sealed.first!])
         out.append(rewrapped)
         out.append(content)
         return out
     }
 
-    private static func split(_ sealed: Data) throws(KeychainStoreError) -> (Data, Data) {
+    private static func split(_ sealed: Data, _ part: Part) throws(KeychainStoreError) -> (Data, Data) {
         // The smallest box (empty plaintext) is a nonce and a tag: 28 bytes.
-        guard sealed.count >= 1 + wrappedKeyLength + 28, sealed.first == 1 else {
+        guard sealed.count >= 1 + wrappedKeyLength + 28,
+              sealed.first == plainFormat || (sealed.first == presenceFormat && part == .secret) else {
             throw .decode("an item blob is damaged")
         }
         let start = sealed.startIndex + 1
@@ -93,8 +102,11 @@ enum ItemSealer {
         }
     }
 
-    private static func contentAAD(_ part: Part, _ table: String, _ persistentRef: Data) -> Data {
-        var aad = Data("swift-keychain/\(part.rawValue)/\(table)/".utf8)
+    private static func contentAAD(_ part: Part, _ table: String, _ persistentRef: Data, _ format: UInt8) -> Data {
+        // The format byte is authenticated (for format 2), so a protected secret relabelled as a
+        // plain one, or the reverse, fails to open instead of being misread.
+        let marker = format == plainFormat ? "" : "presence/"
+        var aad = Data("swift-keychain/\(marker)\(part.rawValue)/\(table)/".utf8)
         aad.append(persistentRef)
         return aad
     }

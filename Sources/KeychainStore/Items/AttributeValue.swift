@@ -129,6 +129,12 @@ extension AttributeValue {
         if case .string(let s) = self { return s }
         return nil
     }
+
+    /// The value as bytes, when it is data.
+    public var dataValue: Data? {
+        if case .data(let d) = self { return d }
+        return nil
+    }
 }
 
 extension String {

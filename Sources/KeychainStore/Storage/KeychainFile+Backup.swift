@@ -6,7 +6,8 @@ import Crypto
 /// File format: magic `SWKCBAK1`, the scrypt parameters (as for keychain passwords), then one
 /// AES-256-GCM box whose plaintext is the item list. Each item is its class code, its 16-byte
 /// identity, its attributes (the keychain's attribute encoding) and its secret. ThisDeviceOnly
-/// and `akpu` items are never exported, as on Apple platforms.
+/// and `akpu` items are never exported, as on Apple platforms, nor are items whose access control
+/// requires authentication.
 extension KeychainFile {
     static let backupMagic = Data("SWKCBAK1".utf8)
 
@@ -21,8 +22,10 @@ extension KeychainFile {
         for itemClass in ItemClass.allCases {
             let found: [StoredItem]
             do {
+                // Items that need authentication stay on this device, like ThisDeviceOnly ones:
+                // their secret is sealed to this keychain's password.
                 found = try find(ItemQuery(itemClass: itemClass, anySynchronizable: true), identity: .administrator(),
-                                 limit: nil, includeSecrets: true)
+                                 limit: nil, includeSecrets: true, authorize: { _ in .skip })
             } catch where error.status == -25300 {
                 continue
             }

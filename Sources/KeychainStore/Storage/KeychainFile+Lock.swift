@@ -44,7 +44,12 @@ extension KeychainFile {
     public func unlock(password: String) throws(KeychainStoreError) {
         try withState { state throws(KeychainStoreError) in
             guard state.keybag.hasPassword else { return }
-            let keys = try state.passwordWrappedKeys(password: password)
+            let passwordKey = try state.passwordKey(password)
+            let keys = try state.passwordWrappedKeys(passwordKey: passwordKey)
+            // A keychain whose password predates presence keys gets one at its first unlock.
+            if try KeychainFile.setting(KeychainFile.State.presencePublicSetting, state.db) == nil {
+                _ = try state.presenceCredential(passwordKey: passwordKey)
+            }
             for (protection, key) in keys { state.keybag.setKey(key, for: protection) }
             state.publishUnlock()
         }
@@ -62,8 +67,8 @@ extension KeychainFile {
     /// Sets, changes or removes the keychain password.
     ///
     /// Only the class keys are re-wrapped, in one transaction, so a crash leaves either the old or
-    /// the new password working. Removing the password destroys `akpu` items, as removing a
-    /// device's passcode does.
+    /// the new password working. Removing the password destroys `akpu` items and items whose
+    /// access control requires authentication, as removing a device's passcode does.
     ///
     /// - Parameters:
     ///   - newPassword: the new password; nil or empty removes the password.
@@ -72,9 +77,12 @@ extension KeychainFile {
     public func setPassword(_ newPassword: String?, currentPassword: String?) throws(KeychainStoreError) {
         try withState { state throws(KeychainStoreError) in
             var all: [ProtectionClass: SymmetricKey] = [:]
+            var presenceKey: Curve25519.KeyAgreement.PrivateKey?
             if state.keybag.hasPassword {
                 guard let currentPassword else { throw .authFailed("the keychain has a password; give the current one") }
-                all = try state.passwordWrappedKeys(password: currentPassword)
+                let currentKey = try state.passwordKey(currentPassword)
+                all = try state.passwordWrappedKeys(passwordKey: currentKey)
+                presenceKey = try state.existingPresenceKey(passwordKey: currentKey)
             }
             for protection in ProtectionClass.allCases where all[protection] == nil {
                 all[protection] = try state.keybag.key(for: protection)
@@ -86,8 +94,11 @@ extension KeychainFile {
                     let parameters = PasswordKeyParameters.fresh()
                     let key = try parameters.deriveKey(password: newPassword, deviceKey: state.deviceKey, keychainID: state.keychainID)
                     try state.storeClassKeys(all, wrapping: .passwordKey, with: key)
+                    // Items sealed to the presence key stay readable under the new password.
+                    try state.storePresenceKey(presenceKey ?? Curve25519.KeyAgreement.PrivateKey(), passwordKey: key)
                     try state.putSetting("password-kdf", parameters.encoded)
                 } else {
+                    try state.removePresenceKey()
                     try state.storeClassKeys(all, wrapping: .deviceKey, with: state.deviceKey.key)
                     for itemClass in ItemClass.allCases {
                         try state.db.statement("DELETE FROM \(itemClass.code) WHERE keyclass = ?")
@@ -139,12 +150,13 @@ extension KeychainFile {
 }
 
 extension KeychainFile.State {
+    /// The key derived from `password` with the keychain's stored parameters (scrypt).
+    func passwordKey(_ password: String) throws(KeychainStoreError) -> SymmetricKey {
+        try passwordParameters().deriveKey(password: password, deviceKey: deviceKey, keychainID: keychainID)
+    }
+
     /// Unwraps the password-protected class keys; a wrong password is `errSecAuthFailed`.
-    func passwordWrappedKeys(password: String) throws(KeychainStoreError) -> [ProtectionClass: SymmetricKey] {
-        guard let encoded = try KeychainFile.setting("password-kdf", db) else {
-            throw .decode("the keychain's password parameters are missing")
-        }
-        let key = try PasswordKeyParameters(encoded: encoded).deriveKey(password: password, deviceKey: deviceKey, keychainID: keychainID)
+    func passwordWrappedKeys(passwordKey key: SymmetricKey) throws(KeychainStoreError) -> [ProtectionClass: SymmetricKey] {
         var keys: [ProtectionClass: SymmetricKey] = [:]
         let statement = try db.statement("SELECT class, wrapped FROM keybag WHERE wrapping = ?")
         statement.bind([.integer(Keybag.Wrapping.passwordKey.rawValue)])

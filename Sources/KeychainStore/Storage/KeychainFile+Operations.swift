@@ -13,13 +13,17 @@ extension KeychainFile {
     /// - Parameters:
     ///   - attributes: the item's attributes, coerced for their kinds.
     ///   - secret: the item's data (`kSecValueData`), or nil for none.
+    ///   - accessControl: the item's access control, stored as its `accc`; when it requires
+    ///     authentication the secret is also sealed to the presence key, which needs a keychain
+    ///     with a password (else `errSecNotAvailable`).
     public func add(_ itemClass: ItemClass, attributes: [String: AttributeValue], secret: Data?,
-                    identity: ClientIdentity) throws(KeychainStoreError) -> StoredItem {
+                    identity: ClientIdentity, accessControl: ItemAccessControl? = nil) throws(KeychainStoreError) -> StoredItem {
         let table = ItemTable(itemClass)
         var item = attributes
         item["persistref"] = nil
         item["musr"] = .data(Data())
         item["UUID"] = nil
+        item["accc"] = accessControl.map { .data($0.encoded) }
 
         let group = item["agrp"]?.stringValue ?? identity.defaultGroup
         guard identity.canWrite(group) else { throw .missingEntitlement(group: group) }
@@ -50,6 +54,7 @@ extension KeychainFile {
                 throw .notAvailable("items that require a passcode cannot be added to a keychain without a password")
             }
             _ = try state.keybag.key(for: protection)
+            let presenceKey = accessControl?.requiresAuthentication == true ? try state.presencePublicKey() : nil
             return try state.db.transaction(write: true) { () throws(KeychainStoreError) -> StoredItem in
                 var rowid: Int64?
                 var reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
@@ -59,7 +64,8 @@ extension KeychainFile {
                     rowid = existing.0
                     reference = existing.2
                 }
-                let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection)
+                let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection,
+                                                  presenceKey: presenceKey)
                 try state.writeRow(table, rowid: rowid, persistentReference: reference, attributes: item, sealedSecret: sealed)
                 return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
             }
@@ -75,12 +81,29 @@ extension KeychainFile {
 
     /// Finds items matching `query`, in insertion order, at most `limit` of them (nil: all).
     /// Secrets are decrypted only when `includeSecrets` is true.
-    public func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool) throws(KeychainStoreError) -> [StoredItem] {
-        try withState { state throws(KeychainStoreError) -> [StoredItem] in
-            try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets).map {
-                StoredItem(itemClass: query.itemClass, persistentReference: $0.persistentReference,
-                           attributes: $0.attributes, secret: $0.secret)
+    ///
+    /// Items whose access control requires authentication need it even for an attribute-only
+    /// read: `authorize` is asked for each of them, after the keychain's lock is released (it may
+    /// prompt the user), and either gives a credential that opens them or skips them. Without
+    /// `authorize` such items fail the call with `errSecInteractionNotAllowed`.
+    public func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool,
+                     authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> [StoredItem] {
+        var rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
+            try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets)
+        }
+        var skipped = 0
+        rows = try KeychainFile.authorized(rows, table: ItemTable(query.itemClass), authorize: authorize, skipped: &skipped)
+        if skipped > 0, let limit, rows.count < limit {
+            // Skipped items must not use up the limit: read again without it.
+            rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
+                try state.matchingRows(query, identity: identity, limit: nil, openSecrets: includeSecrets)
             }
+            rows = Array(try KeychainFile.authorized(rows, table: ItemTable(query.itemClass), authorize: authorize,
+                                                     skipped: &skipped).prefix(limit))
+        }
+        return rows.map {
+            StoredItem(itemClass: query.itemClass, persistentReference: $0.persistentReference,
+                       attributes: $0.attributes, secret: includeSecrets ? $0.secret : nil)
         }
     }
 
@@ -97,11 +120,16 @@ extension KeychainFile {
     ///   - secret: new data for the items, or nil to keep theirs.
     ///   - tombstones: `kSecUseTombstones`: whether a synchronizable item whose primary key
     ///     changes leaves a tombstone (nil: yes, Security's default; false: no).
+    ///   - accessControl: what happens to the items' access control (``AccessControlChange``).
+    ///   - authorize: asked for each matched item whose access control requires authentication
+    ///     (updating one needs it, as on Apple platforms); without it such items fail the call
+    ///     with `errSecInteractionNotAllowed`. Skipping is not an answer here: it is `errSecParam`.
     @discardableResult
     public func update(_ query: ItemQuery, changes: [String: AttributeValue], secret: Data?,
-                       identity: ClientIdentity, tombstones: Bool? = nil) throws(KeychainStoreError) -> Int {
+                       identity: ClientIdentity, tombstones: Bool? = nil, accessControl: AccessControlChange = .keep,
+                       authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> Int {
         var changes = changes
-        for ignored in ["musr", "mdat", "persistref", "UUID", "sha1"] { changes[ignored] = nil }
+        for ignored in ["musr", "mdat", "persistref", "UUID", "sha1", "accc"] { changes[ignored] = nil }
         if let group = changes["agrp"] {
             guard let name = group.stringValue, identity.canWrite(name) else { throw .missingEntitlement(group: group.stringValue ?? "?") }
         }
@@ -118,15 +146,32 @@ extension KeychainFile {
             throw .missingEntitlement(group: group)
         }
         let table = ItemTable(query.itemClass)
+        // Authentication first, outside the lock (it may wait for a person): the credential each
+        // protected item needs is carried into the transaction by its persistent reference.
+        let protectedRows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
+            try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false).filter(\.needsAuthentication)
+        }
+        var skipped = 0
+        let credentials = Dictionary(
+            try KeychainFile.authorized(protectedRows, table: table, authorize: authorize, skipped: &skipped)
+                .map { ($0.persistentReference, $0.credential!) },
+            uniquingKeysWith: { first, _ in first })
+        if skipped > 0 { throw .parameter("kSecUseAuthenticationUISkip is not allowed in an update") }
         return try withState { state throws(KeychainStoreError) -> Int in
             try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
                 let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
                 guard !rows.isEmpty else { throw .itemNotFound }
-                for row in rows {
+                for var row in rows {
                     guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
                         throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
                     }
-                    try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones)
+                    if row.needsAuthentication {
+                        // An item that became protected after the authentication round has none.
+                        guard let credential = credentials[row.persistentReference] else { throw .interactionNotAllowed }
+                        row.credential = credential
+                    }
+                    try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones,
+                                     accessControl: accessControl)
                 }
                 return rows.count
             }
@@ -188,9 +233,20 @@ func laterThan(_ previous: AttributeValue?) -> Double {
 
 extension KeychainFile.State {
     func update(_ row: MatchedRow, in table: ItemTable, changes: [String: AttributeValue], secret: Data?,
-                tombstones: Bool? = nil) throws(KeychainStoreError) {
+                tombstones: Bool? = nil, accessControl: AccessControlChange = .keep) throws(KeychainStoreError) {
         var attributes = row.attributes
         for (name, value) in changes { attributes[name] = value }
+        let presenceSealed: Bool
+        switch accessControl {
+        case .keep:
+            presenceSealed = row.needsAuthentication
+        case .remove:
+            attributes["accc"] = nil
+            presenceSealed = false
+        case .set(let control):
+            attributes["accc"] = .data(control.encoded)
+            presenceSealed = control.requiresAuthentication
+        }
         attributes["mdat"] = .date(laterThan(row.attributes["mdat"]))
         attributes["sha1"] = itemDigest(attributes, schema: table.schema)
         let newProtection = ProtectionClass(pdmn: attributes["pdmn"]?.stringValue ?? "") ?? row.protection
@@ -206,16 +262,8 @@ extension KeychainFile.State {
             try deleteRow(table, rowid: clash.0)
         }
 
-        let sealedSecret: Data?
-        if let secret {
-            sealedSecret = try sealSecret(secret, table: table, persistentReference: row.persistentReference, protection: newProtection)
-        } else if let existing = row.sealedSecret, newProtection != row.protection {
-            sealedSecret = try ItemSealer.rewrap(existing, part: .secret, table: table.name, persistentRef: row.persistentReference,
-                                                 from: row.protection, oldKey: try keybag.key(for: row.protection),
-                                                 to: newProtection, newKey: try keybag.key(for: newProtection))
-        } else {
-            sealedSecret = row.sealedSecret
-        }
+        let sealedSecret = try resealedSecret(row, table: table, protection: newProtection,
+                                              presenceSealed: presenceSealed, newSecret: secret)
         try writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
                      attributes: attributes, sealedSecret: sealedSecret)
 

@@ -9,6 +9,13 @@ struct MatchedRow {
     var attributes: [String: AttributeValue]
     let sealedSecret: Data?
     var secret: Data?
+    /// For an item whose access control requires authentication: its secret with the class-key
+    /// layer opened, still sealed to the presence key (see ``PresenceSeal``).
+    var presenceSealed: Data?
+    /// The credential that opened `presenceSealed`, once the caller authenticated.
+    var credential: PresenceCredential?
+
+    var needsAuthentication: Bool { presenceSealed != nil }
 }
 
 extension KeychainFile.State {
@@ -99,11 +106,19 @@ extension KeychainFile.State {
             }
             var row = MatchedRow(rowid: statement.int64(0), persistentReference: reference, protection: protection,
                                  attributes: attributes, sealedSecret: sealedSecret, secret: nil)
-            if openSecrets, let sealedSecret {
+            // A protected secret is always opened down to its presence layer, even for an
+            // attribute-only read: the caller must authenticate for those too (as on Apple
+            // platforms), and the presence layer is what proves the authentication.
+            let protected = ItemSealer.isPresenceSealed(sealedSecret)
+            if (openSecrets || protected), let sealedSecret {
                 do {
                     let plaintext = try ItemSealer.open(sealedSecret, part: .secret, table: table.name, persistentRef: reference,
                                                         protection: protection, classKey: classKey)
-                    row.secret = try SecretCodec.decode(plaintext)
+                    if protected {
+                        row.presenceSealed = plaintext
+                    } else {
+                        row.secret = try SecretCodec.decode(plaintext)
+                    }
                 } catch {
                     damaged += 1
                     continue
@@ -170,11 +185,23 @@ extension KeychainFile.State {
         return index.primaryKey(table.name, parts)
     }
 
-    func sealSecret(_ secret: Data?, table: ItemTable, persistentReference: Data,
-                    protection: ProtectionClass) throws(KeychainStoreError) -> Data {
-        try ItemSealer.seal(SecretCodec.encode(secret), part: .secret, table: table.name,
-                            persistentRef: persistentReference, protection: protection,
-                            classKey: try keybag.key(for: protection))
+    /// Seals a secret under its class key and, with `presenceKey`, first to the presence key.
+    func sealSecret(_ secret: Data?, table: ItemTable, persistentReference: Data, protection: ProtectionClass,
+                    presenceKey: Curve25519.KeyAgreement.PublicKey? = nil) throws(KeychainStoreError) -> Data {
+        try sealEncodedSecret(SecretCodec.encode(secret), table: table, persistentReference: persistentReference,
+                              protection: protection, presenceKey: presenceKey)
+    }
+
+    func sealEncodedSecret(_ encoded: Data, table: ItemTable, persistentReference: Data, protection: ProtectionClass,
+                           presenceKey: Curve25519.KeyAgreement.PublicKey?) throws(KeychainStoreError) -> Data {
+        let classKey = try keybag.key(for: protection)
+        guard let presenceKey else {
+            return try ItemSealer.seal(encoded, part: .secret, table: table.name, persistentRef: persistentReference,
+                                       protection: protection, classKey: classKey)
+        }
+        let inner = try PresenceSeal.seal(encoded, to: presenceKey, table: table.name, persistentRef: persistentReference)
+        return try ItemSealer.seal(inner, part: .secret, table: table.name, persistentRef: persistentReference,
+                                   protection: protection, classKey: classKey, format: ItemSealer.presenceFormat)
     }
 
     /// The row holding `primaryKey` other than `excluding`, if any: (rowid, is tombstone, persistref).
