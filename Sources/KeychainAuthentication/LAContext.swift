@@ -32,9 +32,7 @@ import Musl
 /// ``LAError/Code/invalidContext`` and the held proof is gone.
 ///
 /// The class is safe to share between threads: its state sits behind one lock.
-public final class LAContext: NSObject, @unchecked Sendable {
-    // @unchecked: NSObject is not Sendable, but every stored property below is immutable or
-    // behind `state`'s mutex.
+public final class LAContext: NSObject, Sendable {
     struct Held {
         let credential: PresenceCredential
         let time: TimeInterval
