@@ -106,6 +106,17 @@ struct AuthenticationTerminalTests {
         #expect(screen.contains("outcome: success"))
     }
 
+    @Test("A background job of the shell does not prompt: notInteractive, and it is not stopped")
+    func backgroundJob() throws {
+        let sandbox = try ProbeSandbox(password: password)
+        // Job control on (set -m), so the job gets its own process group, not the terminal's.
+        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason, background: true)
+        defer { terminal.close() }
+        let screen = try terminal.waitFor("EXIT=0")
+        #expect(screen.contains("outcome: notInteractive"))
+        #expect(!screen.contains("Password:"))
+    }
+
     @Test("Without a controlling terminal (setsid) the terminal authenticator fails with notInteractive")
     func noTerminal() throws {
         let sandbox = try ProbeSandbox(password: password)
@@ -152,11 +163,12 @@ final class ProbeTerminal: Sendable {
     let socket: String
     let session = "auth"
 
-    init(sandbox: ProbeSandbox, reason: String) throws {
+    init(sandbox: ProbeSandbox, reason: String, background: Bool = false) throws {
         socket = sandbox.home.appendingPathComponent("tmux.sock").path
         let probe = try ProofSupport.product("keychain-auth-probe").path
         let environment = sandbox.environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let line = "env -i \(environment) \(Self.quote(probe)) obtain \(Self.quote(reason)); echo EXIT=$?; sleep 600"
+        let run = "env -i \(environment) \(Self.quote(probe)) obtain \(Self.quote(reason))"
+        let line = (background ? "set -m; \(run) & wait $!" : run) + "; echo EXIT=$?; sleep 600"
         try tmux(["new-session", "-d", "-s", session, "-x", "200", "-y", "50", line])
     }
 

@@ -14,7 +14,8 @@ import Musl
 /// what is typed without echoing it. Ctrl-C, or Ctrl-D on an empty line, cancels
 /// (``AuthenticationReply/cancel``); Backspace deletes the last character and Ctrl-U the line.
 /// After a wrong password the next request shows `Sorry, try again.` With no terminal (a
-/// service, `setsid`, CI) the reply is ``AuthenticationReply/notInteractive``.
+/// service, `setsid`, CI), or from a background job of a shell, the reply is
+/// ``AuthenticationReply/notInteractive``.
 ///
 /// The terminal's settings are restored before it returns, whatever happened, and the bytes
 /// read are wiped. (The returned `String` itself cannot be wiped: Swift strings are immutable
@@ -50,6 +51,9 @@ public struct TerminalAuthenticator: KeychainAuthenticator {
         defer { close(fd) }
         var saved = termios()
         guard tcgetattr(fd, &saved) == 0 else { return .notInteractive }
+        // A background job (`tool &`) must not prompt: changing the terminal's settings would
+        // stop it with SIGTTOU, and the keystrokes belong to the foreground program anyway.
+        guard tcgetpgrp(fd) == getpgrp() else { return .notInteractive }
         var quiet = saved
         // No echo; byte by byte (not line by line) so Ctrl-C and Ctrl-D arrive as bytes instead of
         // raising SIGINT or ending the input; no Ctrl-V literal-next, which would hide Ctrl-C.
