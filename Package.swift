@@ -93,7 +93,7 @@ let package = Package(
         // A private keychain per test, shared by the test targets.
         .target(name: "KeychainTestSupport", dependencies: ["KeychainStore"], path: "Tests/Support"),
         .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
