@@ -16,12 +16,13 @@ func secureRandomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
         throw .allocate("the system random generator failed (\(String(cString: strerror(failure))))")
     }
     #endif
+    // Eight bytes per draw: each draw is a getrandom(2) system call.
     var generator = SystemRandomNumberGenerator()
-    var bytes = Data(count: count)
-    bytes.withUnsafeMutableBytes { buffer in
-        for index in buffer.indices { buffer[index] = generator.next() }
+    var bytes = Data(capacity: count + 8)
+    while bytes.count < count {
+        withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
     }
-    return bytes
+    return bytes.prefix(count)
 }
 
 #if DEBUG
