@@ -86,6 +86,11 @@ let package = Package(
             dependencies: ["KeychainServices"],
             path: "Examples/SeedInternetPassword"
         ),
+        .executableTarget(
+            name: "seed-access-control",
+            dependencies: ["KeychainServices"],
+            path: "Examples/SeedAccessControl"
+        ),
         // A helper process for tests that need several processes on one keychain.
         .executableTarget(name: "keychain-test-worker", dependencies: ["KeychainServices", "KeychainStore"], path: "Tests/Worker"),
         // A helper process for the terminal tests of KeychainAuthentication (prompts on /dev/tty).

@@ -163,11 +163,18 @@ final class ProbeTerminal: Sendable {
     let socket: String
     let session = "auth"
 
-    init(sandbox: ProbeSandbox, reason: String, background: Bool = false) throws {
+    convenience init(sandbox: ProbeSandbox, reason: String, background: Bool = false) throws {
+        try self.init(sandbox: sandbox, product: "keychain-auth-probe", arguments: ["obtain", reason], background: background)
+    }
+
+    /// Runs another of the package's programs the same way (`extraEnvironment` added to the sandbox's).
+    init(sandbox: ProbeSandbox, product: String, arguments: [String], extraEnvironment: [String: String] = [:],
+         background: Bool = false) throws {
         socket = sandbox.home.appendingPathComponent("tmux.sock").path
-        let probe = try ProofSupport.product("keychain-auth-probe").path
-        let environment = sandbox.environment.map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let run = "env -i \(environment) \(Self.quote(probe)) obtain \(Self.quote(reason))"
+        let program = try ProofSupport.product(product).path
+        let environment = sandbox.environment.merging(extraEnvironment) { $1 }
+            .map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
+        let run = "env -i \(environment) \(Self.quote(program)) \(arguments.map(Self.quote).joined(separator: " "))"
         let line = (background ? "set -m; \(run) & wait $!" : run) + "; echo EXIT=$?; sleep 600"
         try tmux(["new-session", "-d", "-s", session, "-x", "200", "-y", "50", line])
     }
