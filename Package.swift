@@ -100,7 +100,7 @@ let package = Package(
         .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
-        .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]
