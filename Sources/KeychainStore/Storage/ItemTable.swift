@@ -10,10 +10,30 @@ struct ItemTable {
     let schema: ItemSchema
     let indexed: [AttributeDescriptor]
 
+    /// The SQL every insert runs, made once per class.
+    let insertSQL: String
+
+    /// The table of `itemClass` (built once per class: every call needs one).
     init(_ itemClass: ItemClass) {
+        switch itemClass {
+        case .genericPassword: self = ItemTable.genericPassword
+        case .internetPassword: self = ItemTable.internetPassword
+        case .certificate: self = ItemTable.certificate
+        case .key: self = ItemTable.key
+        }
+    }
+
+    private static let genericPassword = ItemTable(building: .genericPassword)
+    private static let internetPassword = ItemTable(building: .internetPassword)
+    private static let certificate = ItemTable(building: .certificate)
+    private static let key = ItemTable(building: .key)
+
+    private init(building itemClass: ItemClass) {
         self.itemClass = itemClass
         self.schema = itemClass.schema
         self.indexed = schema.indexedAttributes
+        let columns = ["persistref", "pk", "agrp", "keyclass", "sync", "tomb"] + indexed.map(\.columnName) + ["meta", "secret"]
+        self.insertSQL = "INSERT INTO \(itemClass.code) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     var name: String { itemClass.code }
@@ -73,15 +93,6 @@ struct ItemTable {
         }
     }
 
-    /// Columns written for every row, in the order of ``insertSQL`` and ``updateSQL``.
-    var writtenColumns: [String] {
-        ["persistref", "pk", "agrp", "keyclass", "sync", "tomb"] + indexed.map(\.columnName) + ["meta", "secret"]
-    }
-
-    var insertSQL: String {
-        let columns = writtenColumns
-        return "INSERT INTO \(name) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
-    }
 
     /// An update of `columns` only: SQLite rewrites an index entry only for indexed columns that
     /// appear in the SET list, so a data-only update touches the table row and nothing else.
