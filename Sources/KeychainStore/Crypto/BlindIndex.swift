@@ -35,6 +35,6 @@ struct BlindIndex: Sendable {
     private func mac(_ input: [UInt8]) -> Data {
         var mac = base
         mac.update(data: input)
-        return Data(mac.finalize().prefix(16))
+        return mac.finalize().withUnsafeBytes { Data($0.prefix(16)) }
     }
 }

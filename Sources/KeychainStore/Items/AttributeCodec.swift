@@ -93,16 +93,23 @@ struct ByteReader {
         return bytes.subdata(in: offset..<offset + count)
     }
 
-    mutating func byte() throws(KeychainStoreError) -> UInt8 { try bytes(1).first! }
+    mutating func byte() throws(KeychainStoreError) -> UInt8 {
+        guard offset < bytes.endIndex else { throw .decode("truncated data") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
 
     mutating func uint16() throws(KeychainStoreError) -> UInt16 { try integer() }
     mutating func uint32() throws(KeychainStoreError) -> UInt32 { try integer() }
     mutating func uint64() throws(KeychainStoreError) -> UInt64 { try integer() }
 
+    /// A little-endian integer, read in place (no copy: the decoder reads thousands of them).
     private mutating func integer<T: FixedWidthInteger>() throws(KeychainStoreError) -> T {
-        let raw = try bytes(MemoryLayout<T>.size)
+        let size = MemoryLayout<T>.size
+        guard bytes.endIndex - offset >= size else { throw .decode("truncated data") }
         var value: T = 0
-        for (shift, byte) in raw.enumerated() { value |= T(byte) << (8 * shift) }
+        for shift in 0..<size { value |= T(bytes[offset + shift]) << (8 * shift) }
+        offset += size
         return value
     }
 }

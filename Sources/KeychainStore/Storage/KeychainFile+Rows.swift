@@ -68,7 +68,7 @@ extension KeychainFile.State {
         }
         if query.filters["agrp"] == nil && !identity.seesAllGroups {
             conditions.append("agrp IN (\(identity.accessGroups.map { _ in "?" }.joined(separator: ", ")))")
-            arguments += identity.accessGroups.map { .blob(index.index("agrp", .string($0), kind: .string)) }
+            arguments += identity.accessGroups.map { .blob(groupIndex($0)) }
         }
         if let reference = query.persistentReference {
             conditions.append("persistref = ?")
@@ -130,6 +130,14 @@ extension KeychainFile.State {
             throw .decode("the matching item failed its integrity check (the keychain file was modified or damaged)")
         }
         return rows
+    }
+
+    /// The blind index of an access group, remembered: a caller's groups are the same on every call.
+    func groupIndex(_ group: String) -> Data {
+        if let known = groupIndexes[group] { return known }
+        let computed = index.index("agrp", .string(group), kind: .string)
+        if groupIndexes.count < 256 { groupIndexes[group] = computed }
+        return computed
     }
 
     /// Whether the decrypted attributes hold `filter`'s value (sync and tomb as 0/1 flags).

@@ -37,6 +37,8 @@ public final class KeychainFile: Sendable {
         let deviceKey: DeviceKey
         /// Unlock state shared with the user's other processes (see KeychainFile+Lock.swift).
         var unlock: UnlockState
+        /// Blind indexes of access groups already computed (``groupIndex(_:)``).
+        var groupIndexes: [String: Data] = [:]
 
         init(db: SQLiteConnection, keybag: Keybag, keychainID: Data, deviceKey: DeviceKey) {
             self.db = db
