@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import CKeychainSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -16,13 +17,18 @@ func secureRandomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
         throw .allocate("the system random generator failed (\(String(cString: strerror(failure))))")
     }
     #endif
-    // Eight bytes per draw: each draw is a getrandom(2) system call.
-    var generator = SystemRandomNumberGenerator()
-    var bytes = Data(capacity: count + 8)
-    while bytes.count < count {
-        withUnsafeBytes(of: generator.next() as UInt64) { bytes.append(contentsOf: $0) }
+    var bytes = Data(count: count)
+    bytes.withUnsafeMutableBytes { buffer in
+        // One getrandom(2) call for the whole buffer (the generator below makes one per byte);
+        // the generator only finishes what the kernel call could not.
+        var filled = buffer.isEmpty ? 0 : Int(cks_random_bytes(buffer.baseAddress!, buffer.count))
+        var generator = SystemRandomNumberGenerator()
+        while filled < buffer.count {
+            buffer[filled] = generator.next()
+            filled += 1
+        }
     }
-    return bytes.prefix(count)
+    return bytes
 }
 
 #if DEBUG
