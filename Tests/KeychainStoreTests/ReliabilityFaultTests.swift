@@ -90,6 +90,36 @@ struct ReliabilityFaultTests {
         #expect(try file.integrityCheck())
     }
 
+    @Test("A random-generator failure at any draw of a call is errSecAllocate (-108), and nothing of the call is applied",
+          arguments: [Mutation.add, .update, .updateKey])
+    func randomFailureRollsBack(mutation: Mutation) throws {
+        let fixture = try ReliabilityFixture()
+        defer { fixture.remove() }
+        let file = try fixture.open()
+        defer { file.forgetSharedUnlockState() }
+        let before = try KeychainSnapshot(file)
+        var draw = 0
+        while true {
+            // EIO (5): what getrandom(2) would report if the generator itself failed.
+            let plan = FaultPlan(.init(.random, result: 5, skip: draw))
+            let failure = FaultInjection.$plan.withValue(plan) {
+                engineError { () throws(KeychainStoreError) in try mutation.run(file) }
+            }
+            guard plan.anyFired else {
+                #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
+                break
+            }
+            #expect(failure?.status == -108, "draw \(draw): \(failure.map(String.init(describing:)) ?? "succeeded")")
+            #expect(try KeychainSnapshot(file) == before, "draw \(draw) left part of the call applied")
+            #expect(try KeychainSnapshot(fixture.open()) == before, "draw \(draw): a fresh open sees a change")
+            draw += 1
+            try #require(draw < 50, "the call never stopped drawing random bytes")
+        }
+        #expect(draw > 0, "the call drew no random bytes through the seam")
+        #expect(try KeychainSnapshot(file) != before, "the call that finally ran changed nothing")
+        #expect(try file.integrityCheck())
+    }
+
     @Test("A failed password change keeps the old password and the in-memory keys")
     func failedPasswordChange() throws {
         let fixture = try ReliabilityFixture(password: "old password")

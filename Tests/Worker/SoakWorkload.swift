@@ -8,8 +8,9 @@ import KeychainStore
 /// Each worker owns accounts "wN-0…wN-99" (adds, updates, deletes and reads with a known
 /// outcome) and all workers update a few shared accounts (contention). A call that fails with
 /// errSecNotAvailable (-25291, SQLite busy past the timeout) is retried and counted. At the end
-/// the worker writes its latencies (microseconds, one per line) and the final state of its own
-/// accounts ("account version" or "account deleted"), and prints a summary line.
+/// the worker writes its latencies (one line per call: microseconds, then the kind of call) and the
+/// final state of its own accounts ("account version" or "account deleted"), and prints a summary
+/// line.
 enum SoakWorkload {
     static let sharedAccounts = 4
 
@@ -23,7 +24,7 @@ enum SoakWorkload {
         let prefix = arguments[3]
         var random = SplitMix(seed: seed &+ UInt64(worker))
         var versions: [String: String?] = [:]
-        var latencies: [UInt64] = []
+        var latencies: [(UInt64, String)] = []
         latencies.reserveCapacity(operations)
         var busyRetries = 0
         var failures: [OSStatus: Int] = [:]
@@ -71,7 +72,7 @@ enum SoakWorkload {
                 busyRetries += 1
                 status = call()
             }
-            latencies.append((DispatchTime.now().uptimeNanoseconds - began) / 1000)
+            latencies.append(((DispatchTime.now().uptimeNanoseconds - began) / 1000, kind))
             counts[kind, default: 0] += 1
             if status == errSecSuccess {
                 if let (account, value) = expected { versions[account] = .some(value) }
@@ -80,7 +81,7 @@ enum SoakWorkload {
             }
         }
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-        let latencyText = latencies.map(String.init).joined(separator: "\n") + "\n"
+        let latencyText = latencies.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
         let stateText = versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value ?? "deleted")" }.joined(separator: "\n") + "\n"
         FileManager.default.createFile(atPath: prefix + ".latencies", contents: Data(latencyText.utf8))
         FileManager.default.createFile(atPath: prefix + ".state", contents: Data(stateText.utf8))

@@ -8,15 +8,12 @@ import Musl
 #endif
 
 /// Random bytes from the operating system, or `errSecAllocate` when a fault is injected (Apple maps
-/// a random-generator failure to -108). The bytes come from `SystemRandomNumberGenerator`
-/// (getrandom(2)), which never fails once the kernel's pool is seeded and stops the process if it
-/// ever did; the throwing signature lets callers treat the failure as one they roll back from.
+/// a random-generator failure to -108). The bytes come from getrandom(2), which never fails once
+/// the kernel's pool is seeded (`SystemRandomNumberGenerator`, which stops the process if it ever
+/// did, finishes what it could not); the throwing signature lets callers treat the failure as one
+/// they roll back from.
 func secureRandomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
-    #if DEBUG
-    if let failure = FaultInjection.fault(.random) {
-        throw .allocate("the system random generator failed (\(String(cString: strerror(failure))))")
-    }
-    #endif
+    try injectedRandomFailure()
     var bytes = Data(count: count)
     bytes.withUnsafeMutableBytes { buffer in
         // One getrandom(2) call for the whole buffer (the generator below makes one per byte);
@@ -29,6 +26,19 @@ func secureRandomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
         }
     }
     return bytes
+}
+
+/// Throws `errSecAllocate` when a test injected a random-generator fault here; does nothing
+/// otherwise, and nothing at all in release builds. Called where fresh key material is drawn
+/// from a generator that has no failure path of its own (swift-crypto's `SymmetricKey(size:)`
+/// and AES-GCM nonces), so that the rollback of a call that fails there can be proved.
+@inline(__always)
+func injectedRandomFailure() throws(KeychainStoreError) {
+    #if DEBUG
+    if let failure = FaultInjection.fault(.random) {
+        throw .allocate("the system random generator failed (\(String(cString: strerror(failure))))")
+    }
+    #endif
 }
 
 #if DEBUG
@@ -71,7 +81,8 @@ final class FaultPlan: Sendable {
         case fileWrite
         /// `fsync(2)` while creating a private file; the result is the errno it fails with.
         case fileSync
-        /// The system random generator; the result is the errno it fails with.
+        /// The system random generator, and the drawing of a fresh item key when an item is
+        /// sealed; the result is the errno it fails with.
         case random
     }
 

@@ -84,14 +84,22 @@ private final class EchoGuard {
 /// thread writes, before the handler is installed.
 private enum InterruptRestore {
     nonisolated(unsafe) static var fd: Int32 = -1
-    nonisolated(unsafe) static var settings = termios()
+    /// On the heap, not a `static var settings = termios()`: Swift 6.3 emits such a statically
+    /// initialised global with the C struct's interior padding left out (57 bytes instead of 60),
+    /// so storing a termios into it wrote 3 bytes past its end (AddressSanitizer:
+    /// global-buffer-overflow, scripts/sanitizers.sh).
+    nonisolated(unsafe) static let settings: UnsafeMutablePointer<termios> = {
+        let storage = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+        storage.initialize(to: termios())
+        return storage
+    }()
 
     static func arm(fd: Int32, settings: termios) {
         InterruptRestore.fd = fd
-        InterruptRestore.settings = settings
+        InterruptRestore.settings.pointee = settings
         for signalNumber in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] {
             signal(signalNumber) { received in
-                if InterruptRestore.fd >= 0 { _ = tcsetattr(InterruptRestore.fd, TCSAFLUSH, &InterruptRestore.settings) }
+                if InterruptRestore.fd >= 0 { _ = tcsetattr(InterruptRestore.fd, TCSAFLUSH, InterruptRestore.settings) }
                 signal(received, SIG_DFL)
                 raise(received)
             }

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# The whole test suite under AddressSanitizer and/or ThreadSanitizer (issue 7.4). Each sanitizer
+# builds in its own scratch folder (.build-asan, .build-tsan: git-ignored), so it neither fights
+# nor invalidates the main .build. Exits non-zero when a build fails, a test fails, a sanitizer
+# reports, or a stage runs past its time limit.
+#   scripts/sanitizers.sh              both, AddressSanitizer first
+#   scripts/sanitizers.sh address      one of them (address | thread)
+#   SANITIZER_BUILD_TIMEOUT=1800 SANITIZER_TEST_TIMEOUT=2400 scripts/sanitizers.sh thread
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build_limit="${SANITIZER_BUILD_TIMEOUT:-1800}"
+test_limit="${SANITIZER_TEST_TIMEOUT:-1800}"
+case "${1:-all}" in
+  all) sanitizers=(address thread) ;;
+  address|thread) sanitizers=("$1") ;;
+  *) echo "usage: scripts/sanitizers.sh [address|thread|all]" >&2; exit 64 ;;
+esac
+
+# A sanitizer report fails the run: AddressSanitizer stops at the first one, ThreadSanitizer
+# makes the process exit non-zero at the end (exitcode) and prints every race it saw.
+# Child processes (keychain-test-worker, keychainctl, the seed programs) are built with the same
+# sanitizer; those a test starts with the environment it inherits get these settings too.
+export ASAN_OPTIONS="abort_on_error=0:${ASAN_OPTIONS:-}"
+export TSAN_OPTIONS="exitcode=66:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
+# Swift's own crash handler trips the sanitizers while it prints a backtrace.
+export SWIFT_BACKTRACE="enable=no"
+
+status=0
+for sanitizer in "${sanitizers[@]}"; do
+  scratch=".build-${sanitizer:0:1}san"
+  mkdir -p "$scratch"
+  log="$scratch/sanitizer-run.log"
+  flags=(--sanitize="$sanitizer" --scratch-path "$scratch")
+  if [ "$sanitizer" = address ]; then
+    # LeakSanitizer is switched off inside every linked binary, not through ASAN_OPTIONS, because
+    # the CLI tests start keychainctl with an environment of their own. Its reports are false:
+    # Swift keeps pointers in the spare bits of enums and bridged values, where LeakSanitizer
+    # cannot see them, so objects still in use at exit look unreachable (first seen: the keychain
+    # id's Data in every keychainctl run). Leaks are not what this run is for.
+    echo 'int __lsan_is_turned_off(void) { return 1; }' > "$scratch/lsan-off.c"
+    clang -c -O1 -o "$scratch/lsan-off.o" "$scratch/lsan-off.c"
+    flags+=(-Xlinker "$PWD/$scratch/lsan-off.o")
+  fi
+  echo "== $sanitizer: building in $scratch (limit ${build_limit}s)"
+  start=$(date +%s)
+  if ! timeout --kill-after=30 "$build_limit" swift build --build-tests "${flags[@]}" > "$log" 2>&1; then
+    grep -E "error:|Terminated|Killed" "$log" | head -20 || tail -20 "$log"
+    echo "!! $sanitizer: build failed or ran past ${build_limit}s (log: $log)"
+    status=1
+    continue
+  fi
+  built=$(date +%s)
+  echo "   built in $((built - start)) s; testing (limit ${test_limit}s)"
+  if timeout --kill-after=30 "$test_limit" swift test --skip-build "${flags[@]}" > "$log" 2>&1 \
+     && ! grep -qE "^[[:space:]]*(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY: (Address|Thread)Sanitizer)" "$log"; then
+    tail -3 "$log"
+    echo "   $sanitizer: passed; tests took $(( $(date +%s) - built )) s, build and tests $(( $(date +%s) - start )) s"
+  else
+    grep -E "^[[:space:]]*(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY:)|✘|recorded an issue|error:|Terminated" "$log" | head -40
+    tail -3 "$log"
+    echo "!! $sanitizer: failed after $(( $(date +%s) - built )) s of tests (log: $log)"
+    status=1
+  fi
+done
+exit $status
