@@ -86,13 +86,21 @@ let package = Package(
             dependencies: ["KeychainServices"],
             path: "Examples/SeedInternetPassword"
         ),
+        .executableTarget(
+            name: "seed-access-control",
+            dependencies: ["KeychainServices"],
+            path: "Examples/SeedAccessControl"
+        ),
         // A helper process for tests that need several processes on one keychain.
         .executableTarget(name: "keychain-test-worker", dependencies: ["KeychainServices", "KeychainStore"], path: "Tests/Worker"),
+        // A helper process for the terminal tests of KeychainAuthentication (prompts on /dev/tty).
+        .executableTarget(name: "keychain-auth-probe", dependencies: ["KeychainAuthentication", "KeychainStore"], path: "Tests/AuthProbe"),
         // A private keychain per test, shared by the test targets.
         .target(name: "KeychainTestSupport", dependencies: ["KeychainStore"], path: "Tests/Support"),
         .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),
-        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]),
-        .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]

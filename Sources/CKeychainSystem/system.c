@@ -125,3 +125,19 @@ int cks_disable_core_dumps(void) {
     errno = ENOSYS; return -1;
 #endif
 }
+
+size_t cks_random_bytes(void *buffer, size_t length) {
+    size_t filled = 0;
+#if defined(__linux__) && defined(SYS_getrandom)
+    while (filled < length) {
+        long got = syscall(SYS_getrandom, (char *)buffer + filled, length - filled, 0);
+        if (got < 0 && errno == EINTR) continue;
+        if (got <= 0) break;
+        filled += (size_t)got;
+    }
+#else
+    (void)buffer;
+    (void)length;
+#endif
+    return filled;
+}

@@ -1,4 +1,5 @@
 public import KeychainServices
+public import KeychainAuthentication
 
 extension Keychain {
     /// A copy whose new items require authentication as `flags` say (`kSecAttrAccessControl`),
@@ -12,9 +13,11 @@ extension Keychain {
     /// ```
     ///
     /// Apple refuses access control together with synchronization (``KeychainError/param``). A
-    /// keychain that cannot enforce a requirement reports it as a ``KeychainError`` (on Linux,
-    /// requirements that need authentication are ``KeychainError/unimplemented`` until the
-    /// authenticator lands); nothing is stored then.
+    /// keychain that cannot enforce a requirement reports it as a ``KeychainError`` and stores
+    /// nothing. On Linux the device passcode is the keychain password: a keychain without one
+    /// refuses items that need authentication (``KeychainError/notAvailable``), biometry exists
+    /// only when simulated (``KeychainError/authFailed`` otherwise), and reading asks the
+    /// installed authenticator (a terminal prompt by default; see KeychainAuthentication).
     ///
     /// - Parameters:
     ///   - flags: the requirements, for example `.userPresence` or `[.biometryAny, .or, .devicePasscode]`.
@@ -50,10 +53,8 @@ extension Keychain {
     /// `interactionNotAllowed` on the context to make reads that would need a prompt fail with
     /// ``KeychainError/interactionNotAllowed`` instead of asking.
     ///
-    /// - Parameter context: the authentication context (on Apple platforms and, once available,
-    ///   on Linux, an `LAContext`); any other object is rejected by the keychain with
-    ///   ``KeychainError/param``.
-    public func authenticationContext(_ context: some AnyObject) -> Keychain {
+    /// - Parameter context: the authentication context.
+    public func authenticationContext(_ context: LAContext) -> Keychain {
         var copy = self
         copy.authenticationContext = AuthenticationContextBox(context: context)
         return copy
@@ -77,5 +78,5 @@ extension Keychain {
 /// Contexts are reference types meant to be shared so that one authentication serves several
 /// reads; the keychain only passes the object along, it never mutates it.
 struct AuthenticationContextBox: @unchecked Sendable {
-    let context: AnyObject
+    let context: LAContext
 }

@@ -54,7 +54,7 @@ struct ImportPathTests {
     }
 
     @Test("A seed program that says `import Security` type-checks with -module-alias Security=KeychainServices",
-          arguments: ["SeedKeychainManager", "SeedInternetPassword"])
+          arguments: ["SeedKeychainManager", "SeedInternetPassword", "SeedAccessControl"])
     func seedWithModuleAlias(folder: String) throws {
         let (file, home) = try Self.seedAsAppleCode(folder)
         let outcome = try Self.typecheck(file, Self.aliasFlags)
@@ -63,7 +63,7 @@ struct ImportPathTests {
     }
 
     @Test("Negative control: the same seed without the alias fails, because there is no module Security",
-          arguments: ["SeedKeychainManager", "SeedInternetPassword"])
+          arguments: ["SeedKeychainManager", "SeedInternetPassword", "SeedAccessControl"])
     func seedWithoutModuleAlias(folder: String) throws {
         let (file, home) = try Self.seedAsAppleCode(folder)
         let outcome = try Self.typecheck(file, [])
@@ -84,6 +84,22 @@ struct ImportPathTests {
         #expect(outcome.status != 0)
         #expect(outcome.stderr.contains("no such module 'Security'"), "\(outcome.stderr)")
     }
+
+    @Test("LocalAuthentication code (LAContext, LAError, evaluatePolicy, kSecUseAuthenticationContext) type-checks with -module-alias LocalAuthentication=KeychainAuthentication")
+    func localAuthenticationWithModuleAlias() throws {
+        let outcome = try Self.typecheck(Self.fixtures.appendingPathComponent("LocalAuthenticationIdioms.swift"),
+                                         Self.aliasFlags + Self.localAuthenticationAlias)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+
+    @Test("Negative control: the LocalAuthentication fixture without its alias fails on `import LocalAuthentication`")
+    func localAuthenticationWithoutModuleAlias() throws {
+        let outcome = try Self.typecheck(Self.fixtures.appendingPathComponent("LocalAuthenticationIdioms.swift"), Self.aliasFlags)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("no such module 'LocalAuthentication'"), "\(outcome.stderr)")
+    }
+
+    static let localAuthenticationAlias = ["-module-alias", "LocalAuthentication=KeychainAuthentication"]
 
     @Test("A Foundation-only file using SecItem and kSec names type-checks when KeychainServices is imported implicitly")
     func implicitImport() throws {

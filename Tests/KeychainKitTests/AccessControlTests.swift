@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KeychainAuthentication
 import KeychainServices
 import KeychainTestSupport
 @testable import KeychainKit
@@ -29,25 +30,46 @@ struct AccessControlTests {
         }
     }
 
-    @Test("An access-control requirement the keychain cannot enforce surfaces as a KeychainError and stores nothing")
-    func unenforceableRequirementIsTyped() throws {
+    @Test("A requirement needing authentication in a keychain without a password is KeychainError.notAvailable and stores nothing")
+    func presenceWithoutPassword() throws {
         try withTestKeychain { (_: TestKeychain) throws in
             let keychain = Keychain(service: "svc").accessControl(.userPresence, prompt: "Read the test secret")
-            let outcome = Result { try keychain.set("v", key: "k") }
-            switch outcome {
-            case .success:
-                // Once access control is implemented (issue 4) the add succeeds; then reading
-                // without an authenticator must still fail as a KeychainError, never as nil.
-                let read = Result { try keychain.get("k") }
-                if case .failure(let error) = read { #expect(error is KeychainError) }
-            case .failure(let error as KeychainError):
-                // Today: errSecUnimplemented (-4) from the Linux keychain, reported with its name.
-                #expect(error.operation == .add)
-                #expect(error.description.contains("\(error.status)"))
-                let stored = try Keychain(service: "svc").contains("k")
-                #expect(!stored)
-            case .failure(let error):
-                Issue.record("expected a KeychainError, got \(type(of: error)): \(error)")
+            let error = #expect(throws: KeychainError.self) { try keychain.set("v", key: "k") }
+            #expect(error == .notAvailable)
+            #expect(error?.operation == .add)
+            #expect(try !Keychain(service: "svc").contains("k"))
+        }
+    }
+
+    @Test("A protected value is read back through the authenticator, once per context")
+    func protectedRoundTrip() throws {
+        try withTestKeychain { (test: TestKeychain) throws in
+            try test.file.setPassword("pw", currentPassword: nil)
+            let asked = Asked()
+            let user: ProgrammableAuthenticator = .programmable { request in
+                asked.record(request.reason)
+                return .password("pw")
+            }
+            try KeychainAuthenticators.withAuthenticator(user, simulatedBiometry: false) { () throws in
+                let guarded = Keychain(service: "svc").accessControl(.userPresence, prompt: "Read the test secret")
+                try guarded.set("v", key: "k")
+                #expect(asked.reasons.isEmpty)
+                let session = guarded.authenticationContext(LAContext())
+                #expect(try session.get("k") == "v")
+                #expect(try session.get("k") == "v")
+                #expect(asked.reasons == ["Read the test secret"])
+            }
+        }
+    }
+
+    @Test("A cancelled prompt is KeychainError.userCanceled, not a missing value")
+    func cancelledRead() throws {
+        try withTestKeychain { (test: TestKeychain) throws in
+            try test.file.setPassword("pw", currentPassword: nil)
+            try KeychainAuthenticators.withAuthenticator(ProgrammableAuthenticator.programmable { _ in .cancel }, simulatedBiometry: false) { () throws in
+                let guarded = Keychain(service: "svc").accessControl(.devicePasscode)
+                try guarded.set("v", key: "k")
+                #expect(throws: KeychainError.userCanceled) { _ = try guarded.get("k") }
             }
         }
     }
@@ -88,7 +110,7 @@ struct AccessControlTests {
     func contextIsReused() throws {
         try withTestKeychain { (_: TestKeychain) throws in
             let recorder = SecItemRecorder()
-            let context = NSObject()
+            let context = LAContext()
             let keychain = Keychain(service: "svc").authenticationContext(context).recording(recorder)
             _ = try? keychain.set("v", key: "k")
             _ = try? keychain.get("k")
@@ -96,7 +118,7 @@ struct AccessControlTests {
             _ = try? keychain.remove("k")
             #expect(recorder.recorded.count >= 4)
             for call in recorder.recorded {
-                #expect(call.query[kSecUseAuthenticationContext as String] as? NSObject === context, "\(call.function)")
+                #expect(call.query[kSecUseAuthenticationContext as String] as? LAContext === context, "\(call.function)")
             }
         }
     }
@@ -106,9 +128,17 @@ struct AccessControlTests {
         try withTestKeychain { (_: TestKeychain) throws in
             let recorder = SecItemRecorder()
             let base = Keychain(service: "svc")
-            _ = base.authenticationContext(NSObject())
+            _ = base.authenticationContext(LAContext())
             _ = try base.recording(recorder).get("k")
             #expect(recorder.recorded.allSatisfy { $0.query[kSecUseAuthenticationContext as String] == nil })
         }
     }
+}
+
+/// The reasons an authenticator was asked with.
+final class Asked: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+    func record(_ reason: String) { lock.withLock { stored.append(reason) } }
+    var reasons: [String] { lock.withLock { stored } }
 }

@@ -67,10 +67,10 @@ struct WriteWhatIfResult: Codable, Sendable {
 
 extension WhatIf {
     static let leanIndexes = """
-        DROP INDEX genp_vwht; CREATE INDEX genp_vwht ON genp(i_vwht) WHERE i_vwht IS NOT NULL;
-        DROP INDEX genp_tkid; CREATE INDEX genp_tkid ON genp(i_tkid) WHERE i_tkid IS NOT NULL;
-        DROP INDEX genp_ggrp; CREATE INDEX genp_ggrp ON genp(i_ggrp) WHERE i_ggrp IS NOT NULL;
-        DROP INDEX genp_labl; CREATE INDEX genp_labl ON genp(i_labl) WHERE i_labl IS NOT NULL;
+        DROP INDEX IF EXISTS genp_vwht; CREATE INDEX genp_vwht ON genp(i_vwht) WHERE i_vwht IS NOT NULL;
+        DROP INDEX IF EXISTS genp_tkid; CREATE INDEX genp_tkid ON genp(i_tkid) WHERE i_tkid IS NOT NULL;
+        DROP INDEX IF EXISTS genp_ggrp; CREATE INDEX genp_ggrp ON genp(i_ggrp) WHERE i_ggrp IS NOT NULL;
+        DROP INDEX IF EXISTS genp_labl; CREATE INDEX genp_labl ON genp(i_labl) WHERE i_labl IS NOT NULL;
         DROP INDEX IF EXISTS genp_svce;
         CREATE INDEX IF NOT EXISTS genp_svce_acct ON genp(i_svce, i_acct);
         """

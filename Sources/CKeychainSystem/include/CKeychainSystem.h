@@ -35,4 +35,8 @@ void cks_secure_zero(void *address, size_t length);
 /// Stops this process from writing core dumps (PR_SET_DUMPABLE 0).
 int cks_disable_core_dumps(void);
 
+/// Fills `buffer` with `length` bytes from the kernel's random generator (getrandom(2)), in as few
+/// calls as it takes; returns how many bytes were filled (less than `length` only on failure).
+size_t cks_random_bytes(void *buffer, size_t length);
+
 #endif

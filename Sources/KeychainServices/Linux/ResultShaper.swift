@@ -5,7 +5,7 @@ import KeychainStore
 /// Builds what SecItemAdd and SecItemCopyMatching hand back (APPLE-SEMANTICS §3.3).
 enum ResultShaper {
     /// Attributes CopyMatching never returns.
-    private static let hiddenFromSearch: Set<String> = ["UUID", "persistref"]
+    private static let hiddenFromSearch: Set<String> = ["UUID", "persistref", "accc"]
 
     /// The value for one item, or nil when there is none to give (data asked for alone on an
     /// item without data; a reference asked for alone on a password).
@@ -39,7 +39,11 @@ enum ResultShaper {
         for (name, value) in item.attributes where !hiddenFromSearch.contains(name) {
             dictionary[name as NSString] = ValueConversion.object(value)
         }
-        if let pdmn = item.attributes["pdmn"]?.stringValue {
+        // The stored access control, or (as Apple synthesises for every item) one that carries
+        // only the protection.
+        if let stored = item.attributes["accc"]?.dataValue, let control = SecAccessControl.decoded(stored) {
+            dictionary["accc"] = control
+        } else if let pdmn = item.attributes["pdmn"]?.stringValue {
             dictionary["accc"] = SecAccessControl(protection: pdmn, flags: [])
         }
         return dictionary

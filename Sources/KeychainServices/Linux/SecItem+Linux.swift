@@ -1,5 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
+import KeychainAuthentication
 import KeychainStore
 
 /// The implementations behind the four SecItem functions. Each returns a status; nothing here
@@ -17,13 +18,10 @@ enum SecItemImplementation {
             // without storing anything (its add routine returns a bool as a status).
             if !query.matchKeys.isEmpty || query.limit != nil || query.useItemList { return }
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(-50) }
-            if query.accessControl.map({ !$0.constraints.isEmpty }) ?? false {
-                // Access control with authentication is not enforced yet; storing the item without
-                // it would silently weaken what the caller asked for.
-                throw StatusError(-4)
-            }
+            try checkAuthenticationContext(query)
             let item = try context.file.add(itemClass, attributes: query.attributes, secret: query.valueData,
-                                             identity: context.identity)
+                                             identity: context.identity,
+                                             accessControl: try query.accessControl.map(storableAccessControl))
             if query.returnsAnything, let result {
                 var stored = item
                 if stored.secret == nil && query.valueData == nil { stored.secret = nil }
@@ -48,9 +46,11 @@ enum SecItemImplementation {
             if limit == .count(0) { throw StatusError(-25300) }
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
             let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
+            try checkAuthenticationContext(query)
             var items = try context.file.find(query.itemQuery(itemClass), identity: context.identity,
                                               limit: host == nil ? limit.maximum : nil,
-                                              includeSecrets: query.returnData)
+                                              includeSecrets: query.returnData,
+                                              authorize: ItemAuthentication(query: query, file: context.file).authorizer)
             if let host {
                 items = items.filter { hostMatches($0.attributes["srvr"], host) }
                 if let maximum = limit.maximum { items = Array(items.prefix(maximum)) }
@@ -80,11 +80,20 @@ enum SecItemImplementation {
                 throw StatusError(-25300)
             }
             let parsedChanges = try QueryParser.parseChanges(changes, for: query.requestClass)
-            if parsedChanges.accessControl.map({ !$0.constraints.isEmpty }) ?? false { throw StatusError(-4) }
+            try checkAuthenticationContext(query)
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
+            // A new access control replaces the old; a new accessibility alone drops it (Apple's
+            // surprise 16: the item keeps only a protection).
+            let accessControl: AccessControlChange
+            if let control = parsedChanges.accessControl {
+                accessControl = .set(try storableAccessControl(control))
+            } else {
+                accessControl = parsedChanges.attributes["pdmn"] != nil ? .remove : .keep
+            }
             try context.file.update(query.itemQuery(itemClass), changes: parsedChanges.attributes,
                                     secret: parsedChanges.secret, identity: context.identity,
-                                    tombstones: query.useTombstones)
+                                    tombstones: query.useTombstones, accessControl: accessControl,
+                                    authorize: ItemAuthentication(query: query, file: context.file).authorizer)
         }
     }
 
@@ -110,6 +119,25 @@ enum SecItemImplementation {
                 throw StatusError(-25300)
             }
         }
+    }
+
+    /// An access control as the engine stores it, refused when this platform cannot honour it:
+    /// biometry without (simulated) biometry or a companion device cannot be bound to the item,
+    /// which Apple reports as errSecAuthFailed; an application password is not supported yet,
+    /// and storing the item without it would silently weaken what the caller asked for.
+    private static func storableAccessControl(_ control: SecAccessControl) throws(StatusError) -> ItemAccessControl {
+        if control.flags.contains(.applicationPassword) { throw StatusError(-4) }
+        if PresenceRequirement(control, biometryAvailable: ItemAuthentication.biometryAvailable) == .unsatisfiable {
+            throw StatusError(-25293)
+        }
+        return control.itemAccessControl
+    }
+
+    /// `kSecUseAuthenticationContext` takes an LAContext (`kSecUseCredentialReference` its
+    /// externalised form, which no context here has: it is accepted and proves nothing).
+    private static func checkAuthenticationContext(_ query: ParsedQuery) throws(StatusError) {
+        guard let context = query.authenticationContext else { return }
+        if !(context is LAContext) && !(context is NSData) { throw StatusError(-50) }
     }
 
     /// Search keys that only make sense for some classes (APPLE-SEMANTICS §3.6).

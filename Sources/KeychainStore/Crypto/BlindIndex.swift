@@ -13,23 +13,28 @@ struct BlindIndex: Sendable {
     /// The index of one attribute value: the attribute name is part of the input, so the same
     /// value in two attributes gives unrelated indexes.
     func index(_ name: String, _ value: AttributeValue, kind: AttributeKind) -> Data {
-        var mac = base
-        mac.update(data: Array(name.utf8))
-        mac.update(data: [0])
-        mac.update(data: value.matchBytes(for: kind))
-        return Data(mac.finalize().prefix(16))
+        // One buffer, one update: the MAC is the same as over the pieces in turn, for less work.
+        var input = Array(name.utf8)
+        input.append(0)
+        input += value.matchBytes(for: kind)
+        return mac(input)
     }
 
     /// The index of a whole primary key: each part is length-prefixed so no two tuples collide.
     func primaryKey(_ table: String, _ parts: [(name: String, bytes: [UInt8])]) -> Data {
-        var mac = base
-        mac.update(data: Array("pk:\(table)".utf8))
+        var input = Array("pk:\(table)".utf8)
+        input.reserveCapacity(input.count + parts.reduce(0) { $0 + $1.name.utf8.count + 4 + $1.bytes.count })
         for part in parts {
-            var length = UInt32(part.bytes.count).littleEndian
-            mac.update(data: Array(part.name.utf8))
-            mac.update(data: withUnsafeBytes(of: &length) { Array($0) })
-            mac.update(data: part.bytes)
+            input += part.name.utf8
+            withUnsafeBytes(of: UInt32(part.bytes.count).littleEndian) { input += $0 }
+            input += part.bytes
         }
-        return Data(mac.finalize().prefix(16))
+        return mac(input)
+    }
+
+    private func mac(_ input: [UInt8]) -> Data {
+        var mac = base
+        mac.update(data: input)
+        return mac.finalize().withUnsafeBytes { Data($0.prefix(16)) }
     }
 }

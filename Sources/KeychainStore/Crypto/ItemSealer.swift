@@ -23,13 +23,17 @@ enum ItemSealer {
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey,
                      format: UInt8 = plainFormat) throws(KeychainStoreError) -> Data {
-        try injectedRandomFailure()   // the fault-injection seam's stand-in for a failing generator (debug only)
-        let itemKey = SymmetricKey(size: .bits256)
+        // The item key and both nonces from one draw of the system generator (one system call
+        // instead of three).
+        let random = try secureRandomBytes(32 + 12 + 12)
+        let itemKey = SymmetricKey(data: random.prefix(32))
         do {
-            let content = try AES.GCM.seal(plaintext, using: itemKey,
+            let contentNonce = try AES.GCM.Nonce(data: random.dropFirst(32).prefix(12))
+            let content = try AES.GCM.seal(plaintext, using: itemKey, nonce: contentNonce,
                                            authenticating: contentAAD(part, table, persistentRef, format)).combined!
             let wrapped = try wrap(itemKey, part: part, table: table, persistentRef: persistentRef,
-                                   protection: protection, classKey: classKey)
+                                   protection: protection, classKey: classKey,
+                                   nonce: try AES.GCM.Nonce(data: random.suffix(12)))
             var out = Data([format])
             out.append(wrapped)
             out.append(content)
@@ -85,9 +89,9 @@ enum ItemSealer {
     }
 
     private static func wrap(_ itemKey: SymmetricKey, part: Part, table: String, persistentRef: Data,
-                             protection: ProtectionClass, classKey: SymmetricKey) throws -> Data {
+                             protection: ProtectionClass, classKey: SymmetricKey, nonce: AES.GCM.Nonce? = nil) throws -> Data {
         let bytes = itemKey.withUnsafeBytes { Data($0) }
-        return try AES.GCM.seal(bytes, using: classKey,
+        return try AES.GCM.seal(bytes, using: classKey, nonce: nonce ?? AES.GCM.Nonce(),
                                 authenticating: wrapAAD(part, table, persistentRef, protection)).combined!
     }
 

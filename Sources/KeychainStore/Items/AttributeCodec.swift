@@ -8,25 +8,25 @@ import Foundation
 /// error, never a crash.
 enum AttributeCodec {
     static func encode(_ attributes: [String: AttributeValue]) -> Data {
-        var out = Data()
-        out.reserveCapacity(64 + attributes.count * 24)
+        // Built in a byte array and turned into Data once: many small appends to Data cost
+        // several times more.
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + attributes.count * 48)
         out.append(1)
         append(UInt16(attributes.count), to: &out)
         for name in attributes.keys.sorted() {
             let value = attributes[name]!
-            let nameBytes = Array(name.utf8)
-            out.append(UInt8(nameBytes.count))
-            out.append(contentsOf: nameBytes)
+            out.append(UInt8(name.utf8.count))
+            out += name.utf8
             switch value {
             case .string(let s):
                 out.append(0x73)
-                let bytes = Array(s.utf8)
-                append(UInt32(bytes.count), to: &out)
-                out.append(contentsOf: bytes)
+                append(UInt32(s.utf8.count), to: &out)
+                out += s.utf8
             case .data(let d):
                 out.append(0x64)
                 append(UInt32(d.count), to: &out)
-                out.append(d)
+                out += d
             case .integer(let i):
                 out.append(0x69)
                 append(UInt64(bitPattern: i), to: &out)
@@ -38,7 +38,7 @@ enum AttributeCodec {
                 append(t.bitPattern, to: &out)
             }
         }
-        return out
+        return Data(out)
     }
 
     static func decode(_ data: Data) throws(KeychainStoreError) -> [String: AttributeValue] {
@@ -70,8 +70,8 @@ enum AttributeCodec {
         return attributes
     }
 
-    private static func append<T: FixedWidthInteger>(_ value: T, to data: inout Data) {
-        withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
+    private static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
     }
 }
 
@@ -93,16 +93,23 @@ struct ByteReader {
         return bytes.subdata(in: offset..<offset + count)
     }
 
-    mutating func byte() throws(KeychainStoreError) -> UInt8 { try bytes(1).first! }
+    mutating func byte() throws(KeychainStoreError) -> UInt8 {
+        guard offset < bytes.endIndex else { throw .decode("truncated data") }
+        defer { offset += 1 }
+        return bytes[offset]
+    }
 
     mutating func uint16() throws(KeychainStoreError) -> UInt16 { try integer() }
     mutating func uint32() throws(KeychainStoreError) -> UInt32 { try integer() }
     mutating func uint64() throws(KeychainStoreError) -> UInt64 { try integer() }
 
+    /// A little-endian integer, read in place (no copy: the decoder reads thousands of them).
     private mutating func integer<T: FixedWidthInteger>() throws(KeychainStoreError) -> T {
-        let raw = try bytes(MemoryLayout<T>.size)
+        let size = MemoryLayout<T>.size
+        guard bytes.endIndex - offset >= size else { throw .decode("truncated data") }
         var value: T = 0
-        for (shift, byte) in raw.enumerated() { value |= T(byte) << (8 * shift) }
+        for shift in 0..<size { value |= T(bytes[offset + shift]) << (8 * shift) }
+        offset += size
         return value
     }
 }

@@ -140,7 +140,9 @@ extension AttributeValue {
 extension String {
     /// Decodes UTF-8, refusing invalid sequences instead of repairing them.
     init?(validatingUTF8Data data: Data) {
-        guard let s = String(bytes: data, encoding: .utf8) else { return nil }
+        // The standard library's validating initialiser: several times faster than Foundation's
+        // String(bytes:encoding:), and just as strict.
+        guard let s = String(validating: data, as: UTF8.self) else { return nil }
         self = s
     }
 }

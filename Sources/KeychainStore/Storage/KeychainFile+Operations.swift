@@ -57,8 +57,9 @@ extension KeychainFile {
             let presenceKey = accessControl?.requiresAuthentication == true ? try state.presencePublicKey() : nil
             return try state.db.transaction(write: true) { () throws(KeychainStoreError) -> StoredItem in
                 var rowid: Int64?
-                var reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
-                if let existing = try state.row(withPrimaryKey: state.primaryKeyIndex(table, item), in: table) {
+                var reference = try secureRandomBytes(16)
+                let primaryKey = state.primaryKeyIndex(table, item)
+                if let existing = try state.row(withPrimaryKey: primaryKey, in: table) {
                     guard existing.1 else { throw .duplicateItem }
                     // Adding over a tombstone replaces it and keeps its identity, as Security does.
                     rowid = existing.0
@@ -66,7 +67,8 @@ extension KeychainFile {
                 }
                 let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection,
                                                   presenceKey: presenceKey)
-                try state.writeRow(table, rowid: rowid, persistentReference: reference, attributes: item, sealedSecret: sealed)
+                try state.writeRow(table, rowid: rowid, persistentReference: reference, attributes: item, sealedSecret: sealed,
+                                   primaryKey: primaryKey)
                 return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
             }
         }
@@ -202,7 +204,7 @@ extension KeychainFile {
                     if tombstones ?? (row.attributes["sync"]?.integerValue == 1 && !isTombstone) {
                         let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
                         try state.writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
-                                           attributes: tombstone, sealedSecret: nil)
+                                           attributes: tombstone, sealedSecret: nil, previous: row.attributes)
                     } else {
                         try state.deleteRow(table, rowid: row.rowid)
                     }
@@ -265,7 +267,7 @@ extension KeychainFile.State {
         let sealedSecret = try resealedSecret(row, table: table, protection: newProtection,
                                               presenceSealed: presenceSealed, newSecret: secret)
         try writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
-                     attributes: attributes, sealedSecret: sealedSecret)
+                     attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, previous: row.attributes)
 
         // A synchronizable item that moves leaves a tombstone for its old key, with a new
         // identity (unless kSecUseTombstones is false). It is written after the item has left
@@ -273,7 +275,7 @@ extension KeychainFile.State {
         if keyChanges && (tombstones ?? true) && row.attributes["sync"]?.integerValue == 1
             && row.attributes["tomb"]?.integerValue != 1 {
             let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
-            let reference = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+            let reference = try secureRandomBytes(16)
             try writeRow(table, rowid: nil, persistentReference: reference, attributes: tombstone, sealedSecret: nil)
         }
     }

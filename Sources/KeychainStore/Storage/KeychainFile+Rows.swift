@@ -68,7 +68,7 @@ extension KeychainFile.State {
         }
         if query.filters["agrp"] == nil && !identity.seesAllGroups {
             conditions.append("agrp IN (\(identity.accessGroups.map { _ in "?" }.joined(separator: ", ")))")
-            arguments += identity.accessGroups.map { .blob(index.index("agrp", .string($0), kind: .string)) }
+            arguments += identity.accessGroups.map { .blob(groupIndex($0)) }
         }
         if let reference = query.persistentReference {
             conditions.append("persistref = ?")
@@ -132,6 +132,14 @@ extension KeychainFile.State {
         return rows
     }
 
+    /// The blind index of an access group, remembered: a caller's groups are the same on every call.
+    func groupIndex(_ group: String) -> Data {
+        if let known = groupIndexes[group] { return known }
+        let computed = index.index("agrp", .string(group), kind: .string)
+        if groupIndexes.count < 256 { groupIndexes[group] = computed }
+        return computed
+    }
+
     /// Whether the decrypted attributes hold `filter`'s value (sync and tomb as 0/1 flags).
     static func matches(_ attributes: [String: AttributeValue], _ filter: (String, AttributeValue, AttributeKind)) -> Bool {
         let (name, value, kind) = filter
@@ -143,34 +151,52 @@ extension KeychainFile.State {
     }
 
     /// Writes a row: inserts when `rowid` is nil, otherwise replaces that row's columns.
+    ///
+    /// - Parameters:
+    ///   - primaryKey: the row's primary-key index when the caller already computed it.
+    ///   - previous: the row's attributes before this write; with them only the columns whose
+    ///     attributes changed are set (an unchanged indexed column in the SET list would still
+    ///     cost SQLite an index rewrite).
     func writeRow(_ table: ItemTable, rowid: Int64?, persistentReference: Data,
-                  attributes: [String: AttributeValue], sealedSecret: Data?) throws(KeychainStoreError) {
+                  attributes: [String: AttributeValue], sealedSecret: Data?,
+                  primaryKey: Data? = nil, previous: [String: AttributeValue]? = nil) throws(KeychainStoreError) {
         guard let protection = attributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
             throw .parameter("invalid accessibility")
         }
         let classKey = try keybag.key(for: protection)
         let meta = try ItemSealer.seal(AttributeCodec.encode(attributes), part: .attributes, table: table.name,
                                        persistentRef: persistentReference, protection: protection, classKey: classKey)
-        var values: [SQLiteStatement.Value] = [
-            .blob(persistentReference),
-            .blob(primaryKeyIndex(table, attributes)),
-            .blob(index.index("agrp", attributes["agrp"] ?? .string(""), kind: .string)),
-            .integer(Int64(protection.rawValue)),
-            .integer(attributes["sync"]?.integerValue == 0 ? 0 : 1),
-            .integer((attributes["tomb"]?.integerValue ?? 0) == 0 ? 0 : 1),
-        ]
-        for attribute in table.indexed {
+        // Whether a column derived from these attributes may differ from the stored one.
+        func changed(_ names: [String]) -> Bool {
+            guard let previous, rowid != nil else { return true }
+            return names.contains { previous[$0] != attributes[$0] }
+        }
+        var columns: [String] = []
+        var values: [SQLiteStatement.Value] = []
+        func set(_ column: String, _ value: @autoclosure () -> SQLiteStatement.Value) {
+            columns.append(column)
+            values.append(value())
+        }
+        if rowid == nil { set("persistref", .blob(persistentReference)) }
+        if changed(table.schema.primaryKey) {
+            set("pk", .blob(primaryKey ?? primaryKeyIndex(table, attributes)))
+        }
+        if changed(["agrp"]) { set("agrp", .blob(index.index("agrp", attributes["agrp"] ?? .string(""), kind: .string))) }
+        if changed(["pdmn"]) { set("keyclass", .integer(Int64(protection.rawValue))) }
+        if changed(["sync"]) { set("sync", .integer(attributes["sync"]?.integerValue == 0 ? 0 : 1)) }
+        if changed(["tomb"]) { set("tomb", .integer((attributes["tomb"]?.integerValue ?? 0) == 0 ? 0 : 1)) }
+        for attribute in table.indexed where changed([attribute.name]) {
             if let value = attributes[attribute.name] {
-                values.append(.blob(index.index(attribute.name, value, kind: attribute.kind)))
+                set(attribute.columnName, .blob(index.index(attribute.name, value, kind: attribute.kind)))
             } else {
-                values.append(.null)
+                set(attribute.columnName, .null)
             }
         }
-        values.append(.blob(meta))
-        values.append(sealedSecret.map { .blob($0) } ?? .null)
+        set("meta", .blob(meta))
+        set("secret", sealedSecret.map { .blob($0) } ?? .null)
         if let rowid {
             values.append(.integer(rowid))
-            try db.statement(table.updateSQL).run(values)
+            try db.statement(table.updateSQL(columns)).run(values)
         } else {
             try db.statement(table.insertSQL).run(values)
         }

@@ -24,8 +24,9 @@ public final class KeychainFile: Sendable {
     public let url: URL
     let state: Mutex<State>
 
-    /// The newest schema this code reads and writes.
-    public static let schemaVersion: Int64 = 1
+    /// The newest schema this code reads and writes. 2: leaner lookup indexes (ItemTable); the
+    /// items themselves are stored the same way in both.
+    public static let schemaVersion: Int64 = 2
 
     // Only ever touched while `state`'s mutex is held, which is what makes sharing it sound.
     final class State: @unchecked Sendable {
@@ -36,6 +37,8 @@ public final class KeychainFile: Sendable {
         let deviceKey: DeviceKey
         /// Unlock state shared with the user's other processes (see KeychainFile+Lock.swift).
         var unlock: UnlockState
+        /// Blind indexes of access groups already computed (``groupIndex(_:)``).
+        var groupIndexes: [String: Data] = [:]
 
         init(db: SQLiteConnection, keybag: Keybag, keychainID: Data, deviceKey: DeviceKey) {
             self.db = db
@@ -94,6 +97,10 @@ public final class KeychainFile: Sendable {
             try configure(db)
             let (keybag, keychainID) = try loadSchema(db, path: path, deviceKey: key)
             if header?.looksTruncated ?? false { try quickCheck(db, path: path) }
+            db.resetAll()
+            // Only after the file proved to be a sound keychain that this device key opens (and
+            // with no statement pending, which would keep SQLite from dropping an index).
+            try upgradeSchema(db)
             db.resetAll()
             let state = State(db: db, keybag: keybag, keychainID: keychainID, deviceKey: key)
             state.unlock.lockTimeout = try lockTimeoutSetting(db)
@@ -187,6 +194,23 @@ public final class KeychainFile: Sendable {
             }
             guard version <= schemaVersion else { throw newerSchema(version) }
             return try loadKeybag(db, deviceKey: deviceKey)
+        }
+    }
+
+    /// Brings an older keychain's schema up to date in one transaction. Items are never
+    /// rewritten: schema 1 differs only in its indexes.
+    private static func upgradeSchema(_ db: SQLiteConnection) throws(KeychainStoreError) {
+        guard try userVersion(db) < schemaVersion else { return }
+        try db.transaction(write: true) { () throws(KeychainStoreError) in
+            // Checked again inside the write lock: another process may have upgraded it meanwhile.
+            guard try userVersion(db) < schemaVersion else { return }
+            db.resetAll()
+            for itemClass in ItemClass.allCases {
+                let table = ItemTable(itemClass)
+                for name in table.schema1IndexesToDrop { try db.execute("DROP INDEX IF EXISTS \(name)") }
+                for sql in table.indexSQL { try db.execute(sql) }
+            }
+            try db.execute("PRAGMA user_version = \(schemaVersion)")
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import CKeychainSystem
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -7,15 +8,22 @@ import Musl
 #endif
 
 /// Random bytes from the operating system, or `errSecAllocate` when a fault is injected (Apple maps
-/// a random-generator failure to -108). The bytes come from `SystemRandomNumberGenerator`
-/// (getrandom(2)), which never fails once the kernel's pool is seeded and stops the process if it
-/// ever did; the throwing signature lets callers treat the failure as one they roll back from.
+/// a random-generator failure to -108). The bytes come from getrandom(2), which never fails once
+/// the kernel's pool is seeded (`SystemRandomNumberGenerator`, which stops the process if it ever
+/// did, finishes what it could not); the throwing signature lets callers treat the failure as one
+/// they roll back from.
 func secureRandomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
     try injectedRandomFailure()
-    var generator = SystemRandomNumberGenerator()
     var bytes = Data(count: count)
     bytes.withUnsafeMutableBytes { buffer in
-        for index in buffer.indices { buffer[index] = generator.next() }
+        // One getrandom(2) call for the whole buffer (the generator below makes one per byte);
+        // the generator only finishes what the kernel call could not.
+        var filled = buffer.isEmpty ? 0 : Int(cks_random_bytes(buffer.baseAddress!, buffer.count))
+        var generator = SystemRandomNumberGenerator()
+        while filled < buffer.count {
+            buffer[filled] = generator.next()
+            filled += 1
+        }
     }
     return bytes
 }

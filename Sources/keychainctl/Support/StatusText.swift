@@ -31,9 +31,9 @@ enum StatusText {
         case errSecDuplicateItem:
             return "Add -U to update the existing item, or delete it first."
         case errSecInteractionNotAllowed:
-            return "The keychain is locked: run `keychainctl unlock-keychain`."
+            return "The keychain is locked (run `keychainctl unlock-keychain`), or the item needs its password and there is no terminal to ask on."
         case errSecAuthFailed:
-            return "The keychain password was not accepted; try again."
+            return "The keychain password was not accepted (try again), or the item needs biometry, which this machine does not have."
         case errSecNoSuchKeychain:
             return "Check the path, or create it with `keychainctl create-keychain PATH`."
         case errSecDuplicateKeychain:
