@@ -29,9 +29,9 @@ func secureRandomBytes(_ count: Int) throws(KeychainStoreError) -> Data {
 }
 
 /// Throws `errSecAllocate` when a test injected a random-generator fault here; does nothing
-/// otherwise, and nothing at all in release builds. Called where fresh key material is drawn
-/// from a generator that has no failure path of its own (swift-crypto's `SymmetricKey(size:)`
-/// and AES-GCM nonces), so that the rollback of a call that fails there can be proved.
+/// otherwise, and nothing at all in release builds. Every draw of fresh bytes calls it (through
+/// `secureRandomBytes`), so a test can fail any draw of a call — an item key, a nonce, a
+/// persistent reference — and prove the call rolls back.
 @inline(__always)
 func injectedRandomFailure() throws(KeychainStoreError) {
     #if DEBUG
@@ -81,8 +81,8 @@ final class FaultPlan: Sendable {
         case fileWrite
         /// `fsync(2)` while creating a private file; the result is the errno it fails with.
         case fileSync
-        /// The system random generator, and the drawing of a fresh item key when an item is
-        /// sealed; the result is the errno it fails with.
+        /// The system random generator (every `secureRandomBytes` draw: item keys, nonces,
+        /// persistent references, keychain ids); the result is the errno it fails with.
         case random
     }
 
