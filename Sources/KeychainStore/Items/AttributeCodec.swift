@@ -8,13 +8,20 @@ import Foundation
 /// error, never a crash.
 enum AttributeCodec {
     static func encode(_ attributes: [String: AttributeValue]) -> Data {
+        encode(attributes, sortedNames: attributes.keys.sorted())
+    }
+
+    /// The encoding of the attributes named in `sortedNames` (which must be sorted and unique)
+    /// that `attributes` holds: the same bytes as ``encode(_:)`` of just those attributes.
+    static func encode(_ attributes: [String: AttributeValue], sortedNames: [String]) -> Data {
         // Built in a byte array and turned into Data once: many small appends to Data cost
         // several times more.
+        let present = sortedNames.filter { attributes[$0] != nil }
         var out: [UInt8] = []
-        out.reserveCapacity(64 + attributes.count * 48)
+        out.reserveCapacity(64 + present.count * 48)
         out.append(1)
-        append(UInt16(attributes.count), to: &out)
-        for name in attributes.keys.sorted() {
+        append(UInt16(present.count), to: &out)
+        for name in present {
             let value = attributes[name]!
             out.append(UInt8(name.utf8.count))
             out += name.utf8

@@ -6,6 +6,8 @@ public struct ItemSchema: Sendable {
     /// The primary key, in Apple's column order.
     public let primaryKey: [String]
     private let byName: [String: AttributeDescriptor]
+    /// Names of the attributes the item digest covers, sorted (the order the codec writes them).
+    let hashedNames: [String]
 
     init(_ itemClass: ItemClass, _ specific: [AttributeDescriptor], primaryKey: [String]) {
         self.itemClass = itemClass
@@ -14,6 +16,7 @@ public struct ItemSchema: Sendable {
         var map: [String: AttributeDescriptor] = [:]
         for attribute in attributes { map[attribute.name] = attribute }
         self.byName = map
+        self.hashedNames = attributes.filter(\.isHashed).map(\.name).sorted()
     }
 
     /// The attribute called `name`, or nil when the class has none (`errSecNoSuchAttr`).

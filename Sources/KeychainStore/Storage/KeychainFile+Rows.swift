@@ -274,6 +274,5 @@ func referenceNow() -> Double { Date().timeIntervalSinceReferenceDate }
 
 /// The item digest (`sha1`): SHA-1 over the item's hashed attributes.
 func itemDigest(_ attributes: [String: AttributeValue], schema: ItemSchema) -> AttributeValue {
-    let hashed = attributes.filter { schema.attribute($0.key)?.isHashed ?? false }
-    return .data(Data(Insecure.SHA1.hash(data: AttributeCodec.encode(hashed))))
+    .data(Data(Insecure.SHA1.hash(data: AttributeCodec.encode(attributes, sortedNames: schema.hashedNames))))
 }
