@@ -82,7 +82,7 @@ enum QueryParser {
     /// The class comes from `kSecClass`, or from a persistent reference's prefix.
     private static func resolveClass(_ entries: [(String, Any)], _ query: inout ParsedQuery) throws(StatusError) -> RequestClass {
         if let (_, raw) = entries.first(where: { $0.0 == "v_PersistentRef" }) {
-            guard let data = raw as? Data else { throw StatusError(-50) }
+            guard let data = ValueConversion.data(raw) else { throw StatusError(-50) }
             query.persistentReference = try PersistentReference(data)
         }
         var code: String
@@ -130,7 +130,7 @@ enum QueryParser {
         case "v":
             switch key {
             case "v_Data":
-                guard let data = value as? Data else { throw StatusError(-50) }
+                guard let data = ValueConversion.data(value) else { throw StatusError(-50) }
                 query.valueData = data
             case "v_PersistentRef":
                 break // read with the class
@@ -274,7 +274,7 @@ enum QueryParser {
             switch key {
             case "musr", "nleg", "persistref": continue
             case "v_Data":
-                guard let data = value as? Data else { throw StatusError(-50) }
+                guard let data = ValueConversion.data(value) else { throw StatusError(-50) }
                 secret = data
                 continue
             case "ggrp", "clip", "rowid", "v_pk", "data": throw StatusError(-50)

@@ -6,10 +6,20 @@ import KeychainStore
 enum ValueConversion {
     /// What a dictionary value is, as the keychain sees it. Booleans are told from numbers by
     /// Foundation's type encoding, since on this platform both are NSNumber.
+    /// `value` as bytes when it is data. An `NSData` (what a Swift `Data` becomes in a bridged
+    /// dictionary) is copied in one go: the general bridging cast reads it byte by byte here.
+    static func data(_ value: Any) -> Data? {
+        if type(of: value) == Data.self { return value as? Data }
+        if let object = value as? NSData, !(type(of: value) == Data.self) {
+            return object.length == 0 ? Data() : Data(bytes: object.bytes, count: object.length)
+        }
+        return value as? Data
+    }
+
     static func input(_ value: Any) -> InputValue {
+        if let data = data(value) { return .data(data) }
         switch value {
         case let string as String: return .string(string)
-        case let data as Data: return .data(data)
         case let date as Date: return .date(date.timeIntervalSinceReferenceDate)
         case is NSNull: return .null
         case let bool as Bool where type(of: value) == Bool.self: return .boolean(bool)

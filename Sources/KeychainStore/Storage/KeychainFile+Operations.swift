@@ -56,20 +56,26 @@ extension KeychainFile {
             _ = try state.keybag.key(for: protection)
             let presenceKey = accessControl?.requiresAuthentication == true ? try state.presencePublicKey() : nil
             return try state.db.transaction(write: true) { () throws(KeychainStoreError) -> StoredItem in
-                var rowid: Int64?
-                var reference = try secureRandomBytes(16)
+                // Insert straight away and let the UNIQUE primary-key index find a clash, rather
+                // than looking first: the clash is the rare case, and the look costs every add.
+                let reference = try secureRandomBytes(16)
                 let primaryKey = state.primaryKeyIndex(table, item)
-                if let existing = try state.row(withPrimaryKey: primaryKey, in: table) {
-                    guard existing.1 else { throw .duplicateItem }
-                    // Adding over a tombstone replaces it and keeps its identity, as Security does.
-                    rowid = existing.0
-                    reference = existing.2
+                do throws(KeychainStoreError) {
+                    let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection,
+                                                      presenceKey: presenceKey)
+                    try state.writeRow(table, rowid: nil, persistentReference: reference, attributes: item, sealedSecret: sealed,
+                                       primaryKey: primaryKey)
+                    return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
+                } catch where error.status == KeychainStoreError.duplicateItem.status {
+                    // A live item with this key is a duplicate; a tombstone is replaced and keeps
+                    // its identity, as Security does.
+                    guard let existing = try state.row(withPrimaryKey: primaryKey, in: table), existing.1 else { throw .duplicateItem }
+                    let sealed = try state.sealSecret(secret, table: table, persistentReference: existing.2, protection: protection,
+                                                      presenceKey: presenceKey)
+                    try state.writeRow(table, rowid: existing.0, persistentReference: existing.2, attributes: item,
+                                       sealedSecret: sealed, primaryKey: primaryKey)
+                    return StoredItem(itemClass: itemClass, persistentReference: existing.2, attributes: item, secret: secret)
                 }
-                let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection,
-                                                  presenceKey: presenceKey)
-                try state.writeRow(table, rowid: rowid, persistentReference: reference, attributes: item, sealedSecret: sealed,
-                                   primaryKey: primaryKey)
-                return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
             }
         }
     }
