@@ -156,8 +156,12 @@ extension KeychainFile {
         let table = ItemTable(query.itemClass)
         // Authentication first, outside the lock (it may wait for a person): the credential each
         // protected item needs is carried into the transaction by its persistent reference.
+        // Protected items exist only in a keychain that has a presence key (one with a password),
+        // so only such a keychain pays for this extra pass over the matches. The file is asked,
+        // not this process's keybag, which may predate a password set by another process.
         let protectedRows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
-            try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false).filter(\.needsAuthentication)
+            guard try KeychainFile.setting(KeychainFile.State.presencePublicSetting, state.db) != nil else { return [] }
+            return try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false).filter(\.needsAuthentication)
         }
         var skipped = 0
         let credentials = Dictionary(
