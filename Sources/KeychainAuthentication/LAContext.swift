@@ -1,7 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 public import Foundation
 package import KeychainStore
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -49,7 +48,7 @@ public final class LAContext: NSObject, Sendable {
         var held: [Data: Held] = [:]
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Seconds on a clock that never goes back; replaced by tests.
     let clock: @Sendable () -> TimeInterval
 

@@ -2,7 +2,6 @@ import Foundation
 import KeychainAuthentication
 import KeychainStore
 import KeychainTestSupport
-import Synchronization
 
 /// A test keychain with `password` set (nil: none).
 func makeKeychain(password: String?) throws -> TestKeychain {
@@ -14,10 +13,10 @@ func makeKeychain(password: String?) throws -> TestKeychain {
 /// A scripted user: answers requests from a list (repeating the last answer) and records each
 /// request, so a test can say how often and with what it was asked.
 final class ScriptedUser: Sendable {
-    private let state: Mutex<(answers: [AuthenticationReply], requests: [AuthenticationRequest])>
+    private let state: Locked<(answers: [AuthenticationReply], requests: [AuthenticationRequest])>
 
     init(_ answers: AuthenticationReply...) {
-        state = Mutex((answers, []))
+        state = Locked((answers, []))
     }
 
     var requests: [AuthenticationRequest] { state.withLock { $0.requests } }
@@ -34,7 +33,7 @@ final class ScriptedUser: Sendable {
 
 /// A clock the test moves by hand, so reuse windows are tested without sleeping.
 final class ManualClock: Sendable {
-    private let seconds = Mutex<TimeInterval>(1_000)
+    private let seconds = Locked<TimeInterval>(1_000)
 
     func advance(by interval: TimeInterval) { seconds.withLock { $0 += interval } }
 

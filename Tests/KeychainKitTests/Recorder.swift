@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import KeychainServices
+import KeychainStore
 @testable import KeychainKit
 
 /// Wraps the real SecItem functions and records each call: which function, its dictionaries,
@@ -15,15 +15,15 @@ final class SecItemRecorder: Sendable {
         let onKeychainExecutor: Bool
     }
 
-    private let calls = Mutex<[Call]>([])
+    private let calls = Locked<[Call]>([])
     /// Answers for `add`, consumed one per call; nil entries and exhausted lists call the real one.
-    let scriptedAdds: Mutex<[OSStatus?]>
+    let scriptedAdds: Locked<[OSStatus?]>
     /// Answers for `update`, consumed one per call.
-    let scriptedUpdates: Mutex<[OSStatus?]>
+    let scriptedUpdates: Locked<[OSStatus?]>
 
     init(adds: [OSStatus?] = [], updates: [OSStatus?] = []) {
-        scriptedAdds = Mutex(adds)
-        scriptedUpdates = Mutex(updates)
+        scriptedAdds = Locked(adds)
+        scriptedUpdates = Locked(updates)
     }
 
     var recorded: [Call] { calls.withLock { $0 } }
@@ -35,7 +35,7 @@ final class SecItemRecorder: Sendable {
         calls.withLock { $0.append(call) }
     }
 
-    private static func next(_ script: borrowing Mutex<[OSStatus?]>) -> OSStatus?? {
+    private static func next(_ script: Locked<[OSStatus?]>) -> OSStatus?? {
         script.withLock { list in list.isEmpty ? nil : list.removeFirst() }
     }
 

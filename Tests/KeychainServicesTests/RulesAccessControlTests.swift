@@ -3,7 +3,6 @@ import KeychainAuthentication
 import KeychainServices
 import KeychainStore
 import KeychainTestSupport
-import Synchronization
 import Testing
 
 /// Access control through the SecItem API (issue 4; APPLE-SEMANTICS §3.10, §5, surprises 16 and
@@ -14,8 +13,8 @@ import Testing
 
     /// A person answering prompts from a script (repeating the last answer), recording each request.
     final class User: Sendable {
-        private let state: Mutex<(answers: [AuthenticationReply], requests: [AuthenticationRequest])>
-        init(_ answers: AuthenticationReply...) { state = Mutex((answers, [])) }
+        private let state: Locked<(answers: [AuthenticationReply], requests: [AuthenticationRequest])>
+        init(_ answers: AuthenticationReply...) { state = Locked((answers, [])) }
         var requests: [AuthenticationRequest] { state.withLock { $0.requests } }
         var authenticator: ProgrammableAuthenticator {
             .programmable { request in

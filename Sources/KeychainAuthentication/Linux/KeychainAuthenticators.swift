@@ -1,6 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
-import Synchronization
+import KeychainStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -24,7 +24,7 @@ public enum KeychainAuthenticators {
         var simulatedBiometry: Bool?
     }
 
-    private static let processState = Mutex(ProcessState())
+    private static let processState = Locked(ProcessState())
     @TaskLocal private static var taskAuthenticator: (any KeychainAuthenticator)?
     @TaskLocal private static var taskSimulatedBiometry: Bool?
 

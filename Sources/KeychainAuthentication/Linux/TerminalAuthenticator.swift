@@ -1,6 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
-import Synchronization
+import KeychainStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -30,7 +30,7 @@ public struct TerminalAuthenticator: KeychainAuthenticator {
         Self.promptLock.withLock { _ in Self.prompt(request) }
     }
 
-    private static let promptLock = Mutex(())
+    private static let promptLock = Locked(())
 
     /// Whether the process has a controlling terminal it can open.
     static func terminalAvailable() -> Bool {

@@ -1,5 +1,4 @@
 public import Foundation
-import Synchronization
 
 /// Which keychain file the SecItem API of this process uses, and as whom.
 ///
@@ -18,7 +17,7 @@ public struct KeychainContext: Sendable {
     }
 
     @TaskLocal private static var taskContext: KeychainContext?
-    private static let processContext = Mutex<KeychainContext?>(nil)
+    private static let processContext = Locked<KeychainContext?>(nil)
 
     /// The context for the calling task: the task's own, else the process's, else the default
     /// keychain opened now.

@@ -1,6 +1,5 @@
 public import Foundation
 import Crypto
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -22,7 +21,7 @@ import Darwin
 public final class KeychainFile: Sendable {
     /// The file's location.
     public let url: URL
-    let state: Mutex<State>
+    let state: Locked<State>
 
     /// The newest schema this code reads and writes. 2: leaner lookup indexes (ItemTable); the
     /// items themselves are stored the same way in both.
@@ -62,7 +61,7 @@ public final class KeychainFile: Sendable {
 
     private init(url: URL, state: sending State) {
         self.url = url
-        self.state = Mutex(state)
+        self.state = Locked(state)
     }
 
     /// Opens the keychain at `url`, creating it (file 0600, folder 0700) when it does not exist

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import CKeychainSystem
 #if canImport(Glibc)
 import Glibc
@@ -112,14 +111,14 @@ final class FaultPlan: Sendable {
         var calls: [Point: Int] = [:]
     }
 
-    private let state: Mutex<State>
+    private let state: Locked<State>
 
     init(_ rules: Rule...) {
-        state = Mutex(State(rules: rules))
+        state = Locked(State(rules: rules))
     }
 
     init(rules: [Rule]) {
-        state = Mutex(State(rules: rules))
+        state = Locked(State(rules: rules))
     }
 
     /// How many faults fired at `point`.

@@ -1,6 +1,5 @@
 import Foundation
 import KeychainStore
-import Synchronization
 
 /// Chooses and opens the keychain a subcommand works on.
 ///
@@ -48,7 +47,7 @@ enum KeychainSession {
     /// Keychains this process has opened, by path. Interactive mode runs many commands in one
     /// process; reusing the open keychain keeps what an earlier command did to it in memory
     /// (an `unlock-keychain` followed by `find-generic-password` works, as in `security -i`).
-    private static let opened = Mutex<[String: KeychainFile]>([:])
+    private static let opened = Locked<[String: KeychainFile]>([:])
 
     /// Opens `target`, creating it only when it is the default keychain.
     static func open(_ target: Target) throws(CommandFailure) -> KeychainFile {
