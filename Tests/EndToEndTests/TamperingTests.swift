@@ -21,6 +21,7 @@ struct TamperingTests {
         /// Persistent identities (the `persistref` column) by account.
         let references: [String: Data]
         static let accounts = ["victim", "neighbour", "bystander"]
+        static let service = "tamper.example"
 
         init() throws {
             home = try HermeticHome()
@@ -55,15 +56,16 @@ struct TamperingTests {
         func reference(_ account: String) -> Data { references[account]! }
 
         /// Reads one account's item with its data and attributes: (status, data, account attribute).
-        func read(_ account: String, data: Bool = true, attributes: Bool = true) throws -> (OSStatus, Data?, String?) {
+        /// The search names the service unless `service` is nil.
+        func read(_ account: String, service: String? = Fixture.service, data: Bool = true,
+                  attributes: Bool = true) throws -> (OSStatus, Data?, String?) {
+            var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                        kSecAttrAccount as String: account,
+                                        kSecReturnData as String: data,
+                                        kSecReturnAttributes as String: attributes]
+            query[kSecAttrService as String] = service
             var result: CFTypeRef?
-            let status = try run {
-                SecItemCopyMatching([kSecClass as String: kSecClassGenericPassword,
-                                     kSecAttrService as String: "tamper.example",
-                                     kSecAttrAccount as String: account,
-                                     kSecReturnData as String: data,
-                                     kSecReturnAttributes as String: attributes] as CFDictionary, &result)
-            }
+            let status = try run { SecItemCopyMatching(query as CFDictionary, &result) }
             if let dictionary = result as? [String: Any] {
                 return (status, dictionary[kSecValueData as String] as? Data, dictionary[kSecAttrAccount as String] as? String)
             }
@@ -184,20 +186,31 @@ struct TamperingTests {
         try fixture.othersIntact(except: "victim")
     }
 
-    @Test("Swapping two rows' blind indexes does not make a search for one account return the other's item")
-    func blindIndexesSwapped() throws {
+    /// A swapped index column misleads only the searches that go through it: a search by account
+    /// alone goes through `i_acct`, one by service and account through `pk` (schema 3).
+    @Test("Swapping two rows' blind indexes does not make a search for one account return the other's item",
+          arguments: [("i_acct", false), ("pk", true)])
+    func blindIndexesSwapped(column: String, byService: Bool) throws {
         let fixture = try Fixture()
         let victim = fixture.reference("victim"), neighbour = fixture.reference("neighbour")
-        let victimIndex = try #require(try fixture.shell.blob("i_acct", table: "genp", reference: victim))
-        let neighbourIndex = try #require(try fixture.shell.blob("i_acct", table: "genp", reference: neighbour))
-        try fixture.shell.setBlob("i_acct", table: "genp", reference: victim, to: neighbourIndex)
-        try fixture.shell.setBlob("i_acct", table: "genp", reference: neighbour, to: victimIndex)
-        // A search for "victim" now lands on the neighbour's row, whose sealed attributes say
-        // "neighbour": that is a damaged index, and must not hand out the neighbour's secret.
-        let (status, data, name) = try fixture.read("victim")
+        let victimIndex = try #require(try fixture.shell.blob(column, table: "genp", reference: victim))
+        let neighbourIndex = try #require(try fixture.shell.blob(column, table: "genp", reference: neighbour))
+        // By way of a third value: `pk` is UNIQUE.
+        try fixture.shell.setBlob(column, table: "genp", reference: victim, to: Data(repeating: 0xEE, count: 48))
+        try fixture.shell.setBlob(column, table: "genp", reference: neighbour, to: victimIndex)
+        try fixture.shell.setBlob(column, table: "genp", reference: victim, to: neighbourIndex)
+        // A search for "victim" through the swapped column lands on the neighbour's row, whose
+        // sealed attributes say "neighbour": that is a damaged index, and must not hand out the
+        // neighbour's secret.
+        let (status, data, name) = try fixture.read("victim", service: byService ? Fixture.service : nil)
         #expect(status == Self.errSecDecodeStatus)
         #expect(data != Data(Fixture.secret("neighbour").utf8))
         #expect(name != "neighbour")
+        // A search through the other, intact, column still finds the victim's own item.
+        let (otherStatus, otherData, otherName) = try fixture.read("victim", service: byService ? nil : Fixture.service)
+        #expect(otherStatus == errSecSuccess)
+        #expect(otherData == Data(Fixture.secret("victim").utf8))
+        #expect(otherName == "victim")
     }
 
     @Test("An update aimed at one account never changes another account's item, even with swapped blind indexes")

@@ -3,17 +3,19 @@ import Foundation
 import KeychainTestSupport
 import Testing
 
-/// Schema 2 changed only indexes; a schema-1 keychain is upgraded in place when opened, its
-/// items untouched (issue 2 §1: no migration of items).
+/// Schemas 2 and 3 changed only indexes and the `pk` column, which is derived from other
+/// columns; an older keychain is upgraded in place when opened, its sealed items untouched
+/// (issue 2 §1: no migration of items).
 @Suite struct SchemaUpgradeTests {
-    /// The genp indexes schema 1 had: one per primary-key attribute and the label, the access
-    /// group, and the service/account pair.
+    /// The genp indexes schema 1 had (one per primary-key attribute and the label, the access
+    /// group, and the service/account pair), and its `pk` (the primary key's blind index alone).
     static let schema1Indexes = """
         DROP INDEX IF EXISTS genp_svce_acct; DROP INDEX IF EXISTS genp_acct; DROP INDEX IF EXISTS genp_labl;
         DROP INDEX IF EXISTS genp_vwht; DROP INDEX IF EXISTS genp_tkid; DROP INDEX IF EXISTS genp_ggrp;
         CREATE INDEX genp_agrp ON genp(agrp); CREATE INDEX genp_acct ON genp(i_acct); CREATE INDEX genp_svce ON genp(i_svce);
         CREATE INDEX genp_vwht ON genp(i_vwht); CREATE INDEX genp_tkid ON genp(i_tkid); CREATE INDEX genp_ggrp ON genp(i_ggrp);
         CREATE INDEX genp_labl ON genp(i_labl); CREATE INDEX genp_svce_acct ON genp(i_svce, i_acct);
+        UPDATE genp SET pk = substr(pk, 33);
         PRAGMA user_version = 1;
         """
 
@@ -25,21 +27,55 @@ import Testing
         return found
     }
 
-    @Test("Opening a schema-1 keychain upgrades its indexes and keeps every item")
-    func upgradesInPlace() throws {
+    /// Schema 2's genp indexes, and its `pk` (the primary key's blind index alone: schema 3
+    /// put the pair's 32 bytes in front).
+    static let schema2 = """
+        DROP INDEX IF EXISTS genp_acct; DROP INDEX IF EXISTS genp_labl;
+        CREATE INDEX genp_svce_acct ON genp(i_svce, i_acct); CREATE INDEX genp_acct ON genp(i_acct);
+        CREATE INDEX genp_labl ON genp(i_labl) WHERE i_labl IS NOT NULL;
+        UPDATE genp SET pk = substr(pk, 33);
+        PRAGMA user_version = 2;
+        """
+
+    func plan(_ db: SQLiteConnection, _ sql: String) throws -> String {
+        let statement = try db.statement("EXPLAIN QUERY PLAN " + sql)
+        var plan = ""
+        while try statement.step() { plan += (statement.text(3) ?? "") + "\n" }
+        statement.reset()
+        return plan
+    }
+
+    func find(_ file: KeychainFile, _ filters: [String: AttributeValue]) throws -> [String] {
+        try file.find(ItemQuery(itemClass: .genericPassword, filters: filters), identity: .unconfigured, limit: nil, includeSecrets: true)
+            .map { String(decoding: $0.secret ?? Data(), as: UTF8.self) }
+    }
+
+    /// Three items, a keychain of an older schema made from them, and checks that after the
+    /// upgrade every way of finding them works and the primary key still refuses duplicates
+    /// (which only holds if the upgraded `pk` is exactly what new adds compute).
+    func checkUpgrade(from older: String, dropped: [String]) throws {
         let keychain = try TestKeychain()
-        _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("a"), "svce": .string("s")],
-                                  secret: Data("kept".utf8), identity: .unconfigured)
+        for (account, service) in [("a", "s"), ("b", "s"), ("a", "t")] {
+            _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string(account), "svce": .string(service)],
+                                      secret: Data("\(account)@\(service)".utf8), identity: .unconfigured)
+        }
         let path = keychain.file.url.path
         do {
             let db = try SQLiteConnection(path: path)
-            try db.execute(Self.schema1Indexes)
+            try db.execute(older)
             try db.close()
         }
         let reopened = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)
-        let found = try reopened.find(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("a"), "svce": .string("s")]),
-                                      identity: .unconfigured, limit: 1, includeSecrets: true)
-        #expect(found.first?.secret == Data("kept".utf8))
+        #expect(try find(reopened, ["acct": .string("a"), "svce": .string("s")]) == ["a@s"])
+        #expect(try find(reopened, ["svce": .string("s")]) == ["a@s", "b@s"])
+        #expect(try find(reopened, ["acct": .string("a")]) == ["a@s", "a@t"])
+        #expect(throws: KeychainStoreError.duplicateItem) {
+            try reopened.add(.genericPassword, attributes: ["acct": .string("b"), "svce": .string("s")],
+                             secret: Data("again".utf8), identity: .unconfigured)
+        }
+        _ = try reopened.add(.genericPassword, attributes: ["acct": .string("c"), "svce": .string("s")],
+                             secret: Data("c@s".utf8), identity: .unconfigured)
+        #expect(try find(reopened, ["svce": .string("s")]) == ["a@s", "b@s", "c@s"])
 
         let db = try SQLiteConnection(path: path)
         let statement = try db.statement("PRAGMA user_version")
@@ -47,13 +83,21 @@ import Testing
         #expect(statement.int64(0) == KeychainFile.schemaVersion)
         statement.reset()
         let upgraded = try indexes(db)
-        #expect(upgraded["genp_agrp"] == nil)
-        #expect(upgraded["genp_svce"] == nil)
-        #expect(upgraded["genp_svce_acct"] != nil)
+        for name in dropped { #expect(upgraded[name] == nil, "\(name) should be gone") }
         #expect(upgraded["genp_vwht"]?.contains("IS NOT NULL") == true)
         #expect(upgraded["genp_labl"]?.contains("IS NOT NULL") == true)
         #expect(upgraded["genp_acct"]?.contains("IS NOT NULL") == false)
         #expect(try reopened.integrityCheck())
+    }
+
+    @Test("Opening a schema-1 keychain upgrades it in place: every item found by pair, service or account, duplicates still refused")
+    func upgradesFromSchema1() throws {
+        try checkUpgrade(from: Self.schema1Indexes, dropped: ["genp_agrp", "genp_svce", "genp_svce_acct"])
+    }
+
+    @Test("Opening a schema-2 keychain upgrades it in place: every item found by pair, service or account, duplicates still refused")
+    func upgradesFromSchema2() throws {
+        try checkUpgrade(from: Self.schema2, dropped: ["genp_svce_acct"])
     }
 
     @Test("A new keychain has exactly the indexes an upgraded one has")
@@ -61,17 +105,33 @@ import Testing
         let keychain = try TestKeychain()
         let db = try SQLiteConnection(path: keychain.file.url.path)
         let fresh = try indexes(db)
-        #expect(Set(fresh.keys) == ["genp_svce_acct", "genp_acct", "genp_vwht", "genp_tkid", "genp_ggrp", "genp_labl"])
+        #expect(Set(fresh.keys) == ["genp_acct", "genp_vwht", "genp_tkid", "genp_ggrp", "genp_labl"])
+    }
+
+    @Test("A lookup by service, or by service and account, is a range of the primary-key index, not a scan")
+    func pairUsesPrimaryKeyIndex() throws {
+        let keychain = try TestKeychain()
+        let db = try SQLiteConnection(path: keychain.file.url.path)
+        let byService = try plan(db, "SELECT rowid FROM genp WHERE i_svce = ? AND pk >= ? AND pk < ? ORDER BY rowid")
+        #expect(byService.contains("sqlite_autoindex_genp"), "\(byService)")
+        #expect(byService.contains("pk>? AND pk<?"), "\(byService)")
+        let byPair = try plan(db, "SELECT rowid FROM genp WHERE i_acct = ? AND i_svce = ? AND pk >= ? AND pk < ? ORDER BY rowid")
+        #expect(!byPair.contains("SCAN genp"), "\(byPair)")
+    }
+
+    @Test("The range of a prefix ends at the next prefix, and has no end after a prefix of 0xff bytes")
+    func primaryKeyRange() {
+        let range = KeychainFile.State.primaryKeyRange(Data([0x01, 0xff]), Data([0x02, 0xff]))
+        #expect(range.lower == Data([0x01, 0xff, 0x02, 0xff]))
+        #expect(range.upper == Data([0x01, 0xff, 0x03]))
+        #expect(KeychainFile.State.primaryKeyRange(Data([0xff, 0xff]), nil).upper == nil)
     }
 
     @Test("A lookup by one attribute that has only a partial index still uses that index")
     func partialIndexIsUsed() throws {
         let keychain = try TestKeychain()
         let db = try SQLiteConnection(path: keychain.file.url.path)
-        let statement = try db.statement("EXPLAIN QUERY PLAN SELECT rowid FROM genp WHERE i_labl = ?")
-        var plan = ""
-        while try statement.step() { plan += (statement.text(3) ?? "") + "\n" }
-        statement.reset()
-        #expect(plan.contains("genp_labl"), "\(plan)")
+        let found = try plan(db, "SELECT rowid FROM genp WHERE i_labl = ?")
+        #expect(found.contains("genp_labl"), "\(found)")
     }
 }

@@ -1,15 +1,16 @@
 import Foundation
 import KeychainStore
 
-/// Evidence for the lookup-plan fix, measured without changing the engine: the same filled
+/// Evidence for the lookup plan, measured without changing the engine: the same filled
 /// keychain, copied, with only SQLite's knowledge of it changed.
 ///
 /// The engine's lookup SQL filters on the blind-index columns `i_svce = ? AND i_acct = ?` (plus
-/// the access group). Until commit daadcf6 each had only its own one-column index, and SQLite,
-/// knowing nothing of their selectivity, picked `genp_svce`: when one service holds many
-/// accounts, as here, every lookup, update and delete walked every item of the service. The
-/// engine now creates a two-column index on (service, account); the variants drop it again to
-/// show what it is worth, and show that statistics (`ANALYZE`) would also have fixed the plan.
+/// the access group) and, since schema 3, on the range of the primary-key index that starts with
+/// both. Until commit daadcf6 each column had its own one-column index, and SQLite, knowing
+/// nothing of their selectivity, picked `genp_svce`: when one service holds many accounts, as
+/// here, every lookup, update and delete walked every item of the service. The variants put that
+/// index back to show what a poorly chosen index costs, and that statistics (`ANALYZE`) would
+/// also have fixed the plan.
 struct WhatIfResult: Codable, Sendable {
     var variant: String
     var items: Int
@@ -20,9 +21,9 @@ struct WhatIfResult: Codable, Sendable {
 
 enum WhatIf {
     static let variants: [(name: String, sql: String?)] = [
-        ("as shipped (index on (i_svce, i_acct))", nil),
-        ("without the two-column index (schema before daadcf6)", "DROP INDEX IF EXISTS genp_svce_acct"),
-        ("without it, after ANALYZE", "DROP INDEX IF EXISTS genp_svce_acct; ANALYZE"),
+        ("as shipped (schema 3: primary-key index by (service, account), index on account)", nil),
+        ("plus schema 1's one-column service index", "CREATE INDEX genp_svce ON genp(i_svce)"),
+        ("plus that index, after ANALYZE", "CREATE INDEX genp_svce ON genp(i_svce); ANALYZE"),
     ]
 
     static func run(keychain: String, deviceKey: String, items: Int, operations: Int, directory: String) throws -> [WhatIfResult] {
@@ -37,7 +38,7 @@ enum WhatIf {
             do {
                 let db = try RawSQLite(path: copy)
                 if let sql = variant.sql { try db.execute(sql) }
-                plan = try db.queryPlan("SELECT rowid FROM genp WHERE i_acct = ? AND i_svce = ? AND agrp IN (?) ORDER BY rowid")
+                plan = try db.queryPlan("SELECT rowid FROM genp WHERE agrp IN (?) AND pk >= ? AND pk < ? ORDER BY rowid")
             }
             let system = try SecItemSystem(path: copy, deviceKeyPath: deviceKey)
             var generator = SplitMix64(seed: 11)
@@ -52,72 +53,64 @@ enum WhatIf {
     }
 }
 
-/// Evidence for the proposed write-path fix: adds into two copies of the same keychain, one as
-/// shipped and one whose rarely-set attribute indexes only hold the rows that set them (partial
-/// indexes) and without the one-column service index (the (service, account) index answers
-/// service-only queries too), interleaved in short blocks.
+/// Evidence for schema 3's write path: adds into two copies of the same keychain, one as
+/// shipped and one with schema 2's (service, account) index put back, which schema 3 replaced
+/// by ordering the primary-key index by the pair, interleaved in short blocks.
 struct WriteWhatIfResult: Codable, Sendable {
     var items: Int
     var shipped_add: LatencySummary
-    var lean_add: LatencySummary
+    var alternative_add: LatencySummary
     var shipped_wal_bytes_per_add: Double
-    var lean_wal_bytes_per_add: Double
-    var lean_schema_change: String
+    var alternative_wal_bytes_per_add: Double
+    var alternative_schema_change: String
 }
 
 extension WhatIf {
-    static let leanIndexes = """
-        DROP INDEX IF EXISTS genp_vwht; CREATE INDEX genp_vwht ON genp(i_vwht) WHERE i_vwht IS NOT NULL;
-        DROP INDEX IF EXISTS genp_tkid; CREATE INDEX genp_tkid ON genp(i_tkid) WHERE i_tkid IS NOT NULL;
-        DROP INDEX IF EXISTS genp_ggrp; CREATE INDEX genp_ggrp ON genp(i_ggrp) WHERE i_ggrp IS NOT NULL;
-        DROP INDEX IF EXISTS genp_labl; CREATE INDEX genp_labl ON genp(i_labl) WHERE i_labl IS NOT NULL;
-        DROP INDEX IF EXISTS genp_svce;
-        CREATE INDEX IF NOT EXISTS genp_svce_acct ON genp(i_svce, i_acct);
-        """
+    static let schema2PairIndex = "CREATE INDEX IF NOT EXISTS genp_svce_acct ON genp(i_svce, i_acct);"
 
     static func writes(keychain: String, deviceKey: String, items: Int, operations: Int, directory: String) throws -> WriteWhatIfResult {
         try RawSQLite(path: keychain).execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        let shippedPath = directory + "/whatif-shipped.keychain-db", leanPath = directory + "/whatif-lean.keychain-db"
-        for path in [shippedPath, leanPath] {
+        let shippedPath = directory + "/whatif-shipped.keychain-db", alternativePath = directory + "/whatif-alternative.keychain-db"
+        for path in [shippedPath, alternativePath] {
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
             try FileManager.default.copyItem(atPath: keychain, toPath: path)
         }
-        defer { for path in [shippedPath, leanPath] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
-        try RawSQLite(path: leanPath).execute(leanIndexes + "PRAGMA wal_checkpoint(TRUNCATE);")
+        defer { for path in [shippedPath, alternativePath] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
+        try RawSQLite(path: alternativePath).execute(schema2PairIndex + "PRAGMA wal_checkpoint(TRUNCATE);")
         let shipped = try SecItemSystem(path: shippedPath, deviceKeyPath: deviceKey)
-        let lean = try SecItemSystem(path: leanPath, deviceKeyPath: deviceKey)
-        var shippedSamples: [UInt64] = [], leanSamples: [UInt64] = []
+        let alternative = try SecItemSystem(path: alternativePath, deviceKeyPath: deviceKey)
+        var shippedSamples: [UInt64] = [], alternativeSamples: [UInt64] = []
         // The copies start with empty WALs: 50 untimed adds show what each commit appends; then
         // 300 untimed updates grow each WAL past SQLite's automatic checkpoint, so that the timed
         // adds reuse WAL space as a long-lived keychain does.
         for i in 0..<50 {
             try shipped.add(account: WorkloadKeys.fresh(81_000_000 + i), secret: WorkloadKeys.secret(i))
-            try lean.add(account: WorkloadKeys.fresh(81_000_000 + i), secret: WorkloadKeys.secret(i))
+            try alternative.add(account: WorkloadKeys.fresh(81_000_000 + i), secret: WorkloadKeys.secret(i))
         }
-        let walShipped = PairedWrites.walBytes(shippedPath), walLean = PairedWrites.walBytes(leanPath)
+        let walShipped = PairedWrites.walBytes(shippedPath), walAlternative = PairedWrites.walBytes(alternativePath)
         let walCount = 50
         for i in 0..<300 {
             try shipped.update(account: WorkloadKeys.fresh(81_000_000 + i % 50), secret: WorkloadKeys.secret(i))
-            try lean.update(account: WorkloadKeys.fresh(81_000_000 + i % 50), secret: WorkloadKeys.secret(i))
+            try alternative.update(account: WorkloadKeys.fresh(81_000_000 + i % 50), secret: WorkloadKeys.secret(i))
         }
         // Blocks of 25 adds alternate between the copies (and which goes first), as in PairedWrites.
         let block = 25
         for start in stride(from: 0, to: operations, by: block) {
             let range = start..<min(start + block, operations)
-            for system in ((start / block) % 2 == 0 ? [shipped, lean] : [lean, shipped]) {
+            for system in ((start / block) % 2 == 0 ? [shipped, alternative] : [alternative, shipped]) {
                 for i in range {
                     let begin = nowNanoseconds()
                     try system.add(account: WorkloadKeys.fresh(80_000_000 + i), secret: WorkloadKeys.secret(i))
-                    if system === shipped { shippedSamples.append(nowNanoseconds() - begin) } else { leanSamples.append(nowNanoseconds() - begin) }
+                    if system === shipped { shippedSamples.append(nowNanoseconds() - begin) } else { alternativeSamples.append(nowNanoseconds() - begin) }
                 }
             }
         }
         let result = WriteWhatIfResult(items: items, shipped_add: LatencySummary(nanoseconds: shippedSamples),
-                                       lean_add: LatencySummary(nanoseconds: leanSamples),
+                                       alternative_add: LatencySummary(nanoseconds: alternativeSamples),
                                        shipped_wal_bytes_per_add: Double(walShipped) / Double(walCount),
-                                       lean_wal_bytes_per_add: Double(walLean) / Double(walCount),
-                                       lean_schema_change: "partial indexes (WHERE … IS NOT NULL) on i_vwht, i_tkid, i_ggrp, i_labl; no one-column genp_svce")
-        progress("  write what-if at \(items): add \(result.shipped_add.median_us) µs shipped vs \(result.lean_add.median_us) µs lean; WAL/add \(result.shipped_wal_bytes_per_add) vs \(result.lean_wal_bytes_per_add)")
+                                       alternative_wal_bytes_per_add: Double(walAlternative) / Double(walCount),
+                                       alternative_schema_change: "schema 2's two-column index on (i_svce, i_acct) put back")
+        progress("  write what-if at \(items): add \(result.shipped_add.median_us) µs shipped vs \(result.alternative_add.median_us) µs with the pair index; WAL/add \(result.shipped_wal_bytes_per_add) vs \(result.alternative_wal_bytes_per_add)")
         return result
     }
 }

@@ -1,7 +1,8 @@
 /// The SQL of one item class's table.
 ///
 /// Columns: `rowid` (insertion order), `persistref` (the item's random 16-byte identity), `pk`
-/// (blind index of the whole primary key, UNIQUE, so the database itself refuses duplicates),
+/// (the blind indexes of the lookup pair, then that of the whole primary key: UNIQUE, so the
+/// database itself refuses duplicates, and ordered so that it also serves lookups by the pair),
 /// `agrp` (blind index of the access group), `keyclass`, `sync`, `tomb` in the clear (as Apple
 /// has them), one `i_<attr>` blind-index column per searchable attribute, and the two sealed
 /// blobs `meta` (attributes) and `secret`.
@@ -51,22 +52,23 @@ struct ItemTable {
         return ([table] + indexSQL).joined(separator: "\n")
     }
 
-    /// The lookup indexes (schema 2). Each index is one more B-tree page that every insert
-    /// writes to the WAL and syncs, so there is one only where lookups need it:
+    /// The lookup indexes (schema 3). Each index is one more B-tree page that every insert
+    /// writes to the WAL and syncs (about 12 µs each on the project's test machine), so there
+    /// is one only where lookups need it:
     /// - the usual lookup names both halves of a pair (service and account; server and
-    ///   account): a two-column index takes it straight to the row (with one-column indexes and
-    ///   no statistics, SQLite would scan every account of a service); it also serves lookups by
-    ///   its first column alone;
-    /// - the other primary-key attributes and the label, each on its own;
+    ///   account). The primary-key index answers it: `pk` begins with the two halves' blind
+    ///   indexes (``KeychainFile/State/primaryKeyIndex(_:_:)``), so a lookup by the first half,
+    ///   or by both, is a range of that one index;
+    /// - the second half alone (account) or, for keys, the application label: one index;
     /// - attributes that are usually absent (view hint, token, group-sharing group, label) get
     ///   a partial index, which rows without them never touch. SQLite still uses it for
     ///   `column = ?`, which implies `column IS NOT NULL`.
+    /// Attributes with a handful of values (protocol, port, key class, key size...) have none: an
+    /// index on them narrows nothing, and SQLite, which keeps no statistics here, might prefer it
+    /// to a good one.
     var indexSQL: [String] {
         var sql: [String] = []
-        let pair = lookupPair
-        sql.append("CREATE INDEX IF NOT EXISTS \(name)_\(pair.0)_\(pair.1) ON \(name)(i_\(pair.0), i_\(pair.1));")
-        for attribute in indexed where attribute.isPrimaryKey || attribute.name == "labl" {
-            guard attribute.name != pair.0 else { continue }
+        for attribute in indexed where attribute.name == singleIndexed || ItemTable.usuallyAbsent.contains(attribute.name) {
             let partial = ItemTable.usuallyAbsent.contains(attribute.name) ? " WHERE \(attribute.columnName) IS NOT NULL" : ""
             sql.append("CREATE INDEX IF NOT EXISTS \(name)_\(attribute.name) ON \(name)(\(attribute.columnName))\(partial);")
         }
@@ -76,11 +78,31 @@ struct ItemTable {
     /// Attributes most items do not have.
     static let usuallyAbsent: Set<String> = ["vwht", "tkid", "ggrp", "labl"]
 
-    /// Indexes of schema 1 that schema 2 replaces (by a partial one of the same name, or by the
-    /// pair index), or drops (the access group index: a handful of values, so it never narrows
-    /// a search, yet every insert wrote to it).
-    var schema1IndexesToDrop: [String] {
-        ["\(name)_agrp", "\(name)_\(lookupPair.0)"] + ItemTable.usuallyAbsent.map { "\(name)_\($0)" }
+    /// The one attribute, besides the pair, that lookups name on its own often enough to index.
+    var singleIndexed: String {
+        switch itemClass {
+        case .genericPassword, .internetPassword: return "acct"
+        case .key: return "klbl"
+        case .certificate: return "slnr"
+        }
+    }
+
+    /// Indexes of schemas 1 and 2 that schema 3 does without, or rebuilds as partial ones.
+    /// Schema 1 had one per primary-key attribute, the label and the access group; schema 2
+    /// replaced some with partial ones and added the pair's.
+    var olderIndexesToDrop: [String] {
+        let perAttribute = (["agrp", "labl"] + schema.primaryKey).filter { $0 != singleIndexed }
+        return perAttribute.map { "\(name)_\($0)" } + ["\(name)_\(lookupPair.0)_\(lookupPair.1)"]
+    }
+
+    /// SQL that rewrites the `pk` of a schema 1 or 2 row (the primary key's blind index alone)
+    /// into schema 3's, with the pair's blind indexes in front. No key is needed: both are in
+    /// the row's columns, and a row always has them (they are primary-key attributes, which
+    /// every add fills with their defaults).
+    var primaryKeyUpgradeSQL: String {
+        let (first, second) = lookupPair
+        // `||` makes TEXT even of blobs (with the same bytes), and TEXT never equals a BLOB.
+        return "UPDATE \(name) SET pk = CAST(coalesce(i_\(first), zeroblob(16)) || coalesce(i_\(second), zeroblob(16)) || pk AS BLOB)"
     }
 
     /// The two attributes most lookups name together.

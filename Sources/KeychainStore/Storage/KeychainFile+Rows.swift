@@ -37,6 +37,7 @@ extension KeychainFile.State {
         var indexedFilters: [(String, AttributeValue, AttributeKind)] = []
         // Filters on attributes without a column: checked only on the decrypted attributes.
         var postFilters: [(String, AttributeValue, AttributeKind)] = []
+        var pairFirst: Data?, pairSecond: Data?
 
         for (name, value) in query.effectiveFilters.sorted(by: { $0.key < $1.key }) {
             guard let attribute = schema.attribute(name) else { throw .noSuchAttribute(name) }
@@ -61,10 +62,31 @@ extension KeychainFile.State {
                     postFilters.append((name, value, attribute.kind))
                     continue
                 }
-                conditions.append("\(attribute.columnName) = ?")
-                arguments.append(.blob(index.index(name, value, kind: attribute.kind)))
+                let blind = index.index(name, value, kind: attribute.kind)
+                if name == table.lookupPair.0 {
+                    pairFirst = blind
+                } else if name == table.lookupPair.1 {
+                    pairSecond = blind
+                } else {
+                    conditions.append("\(attribute.columnName) = ?")
+                    arguments.append(.blob(blind))
+                }
             }
             indexedFilters.append((name, value, attribute.kind))
+        }
+        // The pair's first half, with or without the second, is a range of the primary-key index
+        // (whose keys begin with both halves' blind indexes); the second half alone is its column.
+        if let pairFirst {
+            let range = Self.primaryKeyRange(pairFirst, pairSecond)
+            conditions.append("pk >= ?")
+            arguments.append(.blob(range.lower))
+            if let upper = range.upper {
+                conditions.append("pk < ?")
+                arguments.append(.blob(upper))
+            }
+        } else if let pairSecond {
+            conditions.append("i_\(table.lookupPair.1) = ?")
+            arguments.append(.blob(pairSecond))
         }
         if query.filters["agrp"] == nil && !identity.seesAllGroups {
             conditions.append("agrp IN (\(identity.accessGroups.map { _ in "?" }.joined(separator: ", ")))")
@@ -178,7 +200,7 @@ extension KeychainFile.State {
             values.append(value())
         }
         if rowid == nil { set("persistref", .blob(persistentReference)) }
-        if changed(table.schema.primaryKey) {
+        if changed(table.schema.primaryKey + [table.lookupPair.0, table.lookupPair.1]) {
             set("pk", .blob(primaryKey ?? primaryKeyIndex(table, attributes)))
         }
         if changed(["agrp"]) { set("agrp", .blob(index.index("agrp", attributes["agrp"] ?? .string(""), kind: .string))) }
@@ -202,13 +224,45 @@ extension KeychainFile.State {
         }
     }
 
+    /// The `pk` column: the blind indexes of the lookup pair (16 bytes each, the values of their
+    /// own columns), then the blind index of the whole primary key. UNIQUE on the whole refuses
+    /// duplicates; ordered by the pair, the same index finds items by the pair's first half or
+    /// by both halves (``primaryKeyRange(_:)``).
     func primaryKeyIndex(_ table: ItemTable, _ attributes: [String: AttributeValue]) -> Data {
         let parts = table.schema.primaryKey.map { name -> (name: String, bytes: [UInt8]) in
             let attribute = table.schema.attribute(name)!
             let value = attributes[name] ?? attribute.defaultValue
             return (name, value.matchBytes(for: attribute.kind))
         }
-        return index.primaryKey(table.name, parts)
+        var key = Data(capacity: 48)
+        for name in [table.lookupPair.0, table.lookupPair.1] {
+            key.append(columnIndex(table, name, attributes[name]))
+        }
+        key.append(index.primaryKey(table.name, parts))
+        return key
+    }
+
+    /// What the `i_<name>` column holds for `value`; 16 zero bytes where the column is NULL (the
+    /// schema upgrade fills a missing pair half the same way).
+    func columnIndex(_ table: ItemTable, _ name: String, _ value: AttributeValue?) -> Data {
+        guard let value, let attribute = table.schema.attribute(name) else { return Data(count: 16) }
+        return index.index(name, value, kind: attribute.kind)
+    }
+
+    /// The range of `pk` values whose items have the pair's first half `first` and, when given,
+    /// second half `second` (each a column's blind index): every key starting with those bytes.
+    /// The upper end is nil when the prefix is all 0xff bytes (nothing sorts after it).
+    static func primaryKeyRange(_ first: Data, _ second: Data?) -> (lower: Data, upper: Data?) {
+        let lower = first + (second ?? Data())
+        var upper = [UInt8](lower)
+        while let last = upper.last {
+            if last < 0xff {
+                upper[upper.count - 1] = last + 1
+                return (lower, Data(upper))
+            }
+            upper.removeLast()
+        }
+        return (lower, nil)
     }
 
     /// Seals a secret under its class key and, with `presenceKey`, first to the presence key.

@@ -23,9 +23,11 @@ public final class KeychainFile: Sendable {
     public let url: URL
     let state: Locked<State>
 
-    /// The newest schema this code reads and writes. 2: leaner lookup indexes (ItemTable); the
-    /// items themselves are stored the same way in both.
-    public static let schemaVersion: Int64 = 2
+    /// The newest schema this code reads and writes. 2: leaner lookup indexes; 3: the primary
+    /// key's index also serves lookups by the pair (service and account...), which lose their
+    /// own index, as do attributes with few values (ItemTable). The sealed items themselves are
+    /// the same in all three.
+    public static let schemaVersion: Int64 = 3
 
     // Only ever touched while `state`'s mutex is held, which is what makes sharing it sound.
     final class State: @unchecked Sendable {
@@ -196,8 +198,9 @@ public final class KeychainFile: Sendable {
         }
     }
 
-    /// Brings an older keychain's schema up to date in one transaction. Items are never
-    /// rewritten: schema 1 differs only in its indexes.
+    /// Brings an older keychain's schema up to date in one transaction. Sealed items are never
+    /// rewritten: schemas 1 and 2 differ only in their indexes and in the `pk` column, which
+    /// schema 3 derives from other columns of the row.
     private static func upgradeSchema(_ db: SQLiteConnection) throws(KeychainStoreError) {
         guard try userVersion(db) < schemaVersion else { return }
         try db.transaction(write: true) { () throws(KeychainStoreError) in
@@ -206,7 +209,8 @@ public final class KeychainFile: Sendable {
             db.resetAll()
             for itemClass in ItemClass.allCases {
                 let table = ItemTable(itemClass)
-                for name in table.schema1IndexesToDrop { try db.execute("DROP INDEX IF EXISTS \(name)") }
+                for name in table.olderIndexesToDrop { try db.execute("DROP INDEX IF EXISTS \(name)") }
+                try db.execute(table.primaryKeyUpgradeSQL)
                 for sql in table.indexSQL { try db.execute(sql) }
             }
             try db.execute("PRAGMA user_version = \(schemaVersion)")
