@@ -24,7 +24,7 @@ enum QueryParser {
         // checks: a number is looked up as an attribute (errSecNoSuchAttr), anything else is
         // errSecParam.
         var badKey: StatusError?
-        for (key, value) in dictionary {
+        for (key, value) in dictionary.entries {
             guard let key = key as? String else {
                 if badKey == nil { badKey = StatusError(key is NSNumber ? -25303 : -50) }
                 continue
@@ -269,7 +269,7 @@ enum QueryParser {
         var attributes: [String: AttributeValue] = [:]
         var secret: Data?
         var accessControl: SecAccessControl?
-        for (rawKey, value) in dictionary {
+        for (rawKey, value) in dictionary.entries {
             guard let key = rawKey as? String else { throw StatusError(-50) }
             switch key {
             case "musr", "nleg", "persistref": continue

@@ -191,10 +191,10 @@ enum SecItemImplementation {
     /// string at all) is `errSecMissingEntitlement` even when the query is otherwise wrong or
     /// would match nothing. The token group is never writable.
     private static func checkExplicitWriteGroup(_ dictionary: NSDictionary, _ identity: ClientIdentity) throws(StatusError) {
-        for (key, value) in dictionary where (key as? String) == "agrp" {
-            guard let group = value as? String, group != "com.apple.token",
-                  identity.seesAllGroups || identity.accessGroups.contains(group) else { throw StatusError(-34018) }
-        }
+        // One lookup: iterating the dictionary would convert every value (the secret too).
+        guard let value = dictionary.object(forKey: "agrp") else { return }
+        guard let group = value as? String, group != "com.apple.token",
+              identity.seesAllGroups || identity.accessGroups.contains(group) else { throw StatusError(-34018) }
     }
 
     /// `kSecMatchHostOrSubdomainOfHost`: the server is the host or ends with "." + host.
