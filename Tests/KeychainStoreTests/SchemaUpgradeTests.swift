@@ -134,4 +134,26 @@ import Testing
         let found = try plan(db, "SELECT rowid FROM genp WHERE i_labl = ?")
         #expect(found.contains("genp_labl"), "\(found)")
     }
+
+    @Test("A write after a newer version upgraded the keychain underneath is errSecWrongSecVersion and writes nothing")
+    func writeAfterNewerUpgradeIsRefused() throws {
+        let keychain = try TestKeychain()
+        _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("a"), "svce": .string("s")],
+                                  secret: Data("kept".utf8), identity: .unconfigured)
+        let db = try SQLiteConnection(path: keychain.file.url.path)
+        try db.execute("PRAGMA user_version = \(KeychainFile.schemaVersion + 1)")
+        let query = ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("a")])
+        let refusals: [() throws -> Void] = [
+            { _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("b"), "svce": .string("s")],
+                                        secret: Data("new".utf8), identity: .unconfigured) },
+            { _ = try keychain.file.update(query, changes: [:], secret: Data("changed".utf8), identity: .unconfigured) },
+            { _ = try keychain.file.delete(query, identity: .unconfigured) },
+        ]
+        for write in refusals {
+            #expect(throws: KeychainStoreError.self) { try write() }
+            do { try write() } catch let error as KeychainStoreError { #expect(error.status == -25310) }
+        }
+        try db.execute("PRAGMA user_version = \(KeychainFile.schemaVersion)")
+        #expect(try find(keychain.file, [:]) == ["kept"])
+    }
 }

@@ -82,7 +82,7 @@ extension KeychainFile {
         }
         let items = try decodeBackupItems(plaintext)
         return try withState { state throws(KeychainStoreError) -> Int in
-            try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
+            try state.itemTransaction { () throws(KeychainStoreError) -> Int in
                 var changed = 0
                 for item in items where try state.merge(item) { changed += 1 }
                 return changed

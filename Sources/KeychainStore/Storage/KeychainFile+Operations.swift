@@ -55,7 +55,7 @@ extension KeychainFile {
             }
             _ = try state.keybag.key(for: protection)
             let presenceKey = accessControl?.requiresAuthentication == true ? try state.presencePublicKey() : nil
-            return try state.db.transaction(write: true) { () throws(KeychainStoreError) -> StoredItem in
+            return try state.itemTransaction { () throws(KeychainStoreError) -> StoredItem in
                 // Insert straight away and let the UNIQUE primary-key index find a clash, rather
                 // than looking first: the clash is the rare case, and the look costs every add.
                 let reference = try secureRandomBytes(16)
@@ -170,7 +170,7 @@ extension KeychainFile {
             uniquingKeysWith: { first, _ in first })
         if skipped > 0 { throw .parameter("kSecUseAuthenticationUISkip is not allowed in an update") }
         return try withState { state throws(KeychainStoreError) -> Int in
-            try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
+            try state.itemTransaction { () throws(KeychainStoreError) -> Int in
                 let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
                 guard !rows.isEmpty else { throw .itemNotFound }
                 for var row in rows {
@@ -203,7 +203,7 @@ extension KeychainFile {
         }
         let table = ItemTable(query.itemClass)
         return try withState { state throws(KeychainStoreError) -> Int in
-            try state.db.transaction(write: true) { () throws(KeychainStoreError) -> Int in
+            try state.itemTransaction { () throws(KeychainStoreError) -> Int in
                 let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
                 guard !rows.isEmpty else { throw .itemNotFound }
                 for row in rows {
@@ -287,6 +287,25 @@ extension KeychainFile.State {
             let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
             let reference = try secureRandomBytes(16)
             try writeRow(table, rowid: nil, persistentReference: reference, attributes: tombstone, sealedSecret: nil)
+        }
+    }
+}
+
+extension KeychainFile.State {
+    /// A write transaction on items that first checks the file's schema is still the one this
+    /// process knows. Another process running a newer version upgrades a keychain when it opens
+    /// it, and a write in the old layout (schema 3 changed what `pk` holds) would then be an item
+    /// the new lookups cannot find. Inside `BEGIN IMMEDIATE` the check reads a page SQLite
+    /// already holds, so it costs one cached statement.
+    func itemTransaction<T>(_ body: () throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
+        try db.transaction(write: true) { () throws(KeychainStoreError) -> T in
+            let version = try KeychainFile.userVersion(db)
+            guard version == KeychainFile.schemaVersion else {
+                throw version > KeychainFile.schemaVersion
+                    ? KeychainFile.newerSchema(version)
+                    : KeychainFile.invalidKeychain(db.path, "went back to schema \(version) while it was open")
+            }
+            return try body()
         }
     }
 }

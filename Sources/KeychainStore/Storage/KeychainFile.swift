@@ -146,7 +146,7 @@ public final class KeychainFile: Sendable {
         }
     }
 
-    private static func newerSchema(_ version: Int64) -> KeychainStoreError {
+    static func newerSchema(_ version: Int64) -> KeychainStoreError {
         .init(status: -25310, reason: "the keychain was written by a newer version (schema \(version)); this version reads up to \(schemaVersion)")
     }
 
@@ -226,7 +226,7 @@ public final class KeychainFile: Sendable {
         }
     }
 
-    private static func userVersion(_ db: SQLiteConnection) throws(KeychainStoreError) -> Int64 {
+    static func userVersion(_ db: SQLiteConnection) throws(KeychainStoreError) -> Int64 {
         let statement = try db.statement("PRAGMA user_version")
         _ = try statement.step()
         return statement.int64(0)
