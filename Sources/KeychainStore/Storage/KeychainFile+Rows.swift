@@ -200,16 +200,32 @@ extension KeychainFile.State {
             values.append(value())
         }
         if rowid == nil { set("persistref", .blob(persistentReference)) }
+        // The pair's column values are the first 32 bytes of the primary-key index: taken from
+        // there when it is written, rather than MACed a second time.
+        var pairColumns: [String: Data] = [:]
         if changed(table.schema.primaryKey + [table.lookupPair.0, table.lookupPair.1]) {
-            set("pk", .blob(primaryKey ?? primaryKeyIndex(table, attributes)))
+            let key = primaryKey ?? primaryKeyIndex(table, attributes)
+            set("pk", .blob(key))
+            let start = key.startIndex
+            if attributes[table.lookupPair.0] != nil { pairColumns[table.lookupPair.0] = key.subdata(in: start..<start + 16) }
+            if attributes[table.lookupPair.1] != nil { pairColumns[table.lookupPair.1] = key.subdata(in: start + 16..<start + 32) }
         }
-        if changed(["agrp"]) { set("agrp", .blob(index.index("agrp", attributes["agrp"] ?? .string(""), kind: .string))) }
+        if changed(["agrp"]) {
+            // The remembered index of a caller's group, when the group is text (it always is once
+            // an add has normalised it).
+            let group = attributes["agrp"] ?? .string("")
+            if case .string(let name) = group {
+                set("agrp", .blob(groupIndex(name)))
+            } else {
+                set("agrp", .blob(index.index("agrp", group, kind: .string)))
+            }
+        }
         if changed(["pdmn"]) { set("keyclass", .integer(Int64(protection.rawValue))) }
         if changed(["sync"]) { set("sync", .integer(attributes["sync"]?.integerValue == 0 ? 0 : 1)) }
         if changed(["tomb"]) { set("tomb", .integer((attributes["tomb"]?.integerValue ?? 0) == 0 ? 0 : 1)) }
         for attribute in table.indexed where changed([attribute.name]) {
             if let value = attributes[attribute.name] {
-                set(attribute.columnName, .blob(index.index(attribute.name, value, kind: attribute.kind)))
+                set(attribute.columnName, .blob(pairColumns[attribute.name] ?? index.index(attribute.name, value, kind: attribute.kind)))
             } else {
                 set(attribute.columnName, .null)
             }
