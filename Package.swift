@@ -96,7 +96,7 @@ let package = Package(
         // A helper process for the terminal tests of KeychainAuthentication (prompts on /dev/tty).
         .executableTarget(name: "keychain-auth-probe", dependencies: ["KeychainAuthentication", "KeychainStore"], path: "Tests/AuthProbe"),
         // A private keychain per test, shared by the test targets.
-        .target(name: "KeychainTestSupport", dependencies: ["KeychainStore"], path: "Tests/Support"),
+        .target(name: "KeychainTestSupport", dependencies: ["KeychainStore", "KeychainAuthentication"], path: "Tests/Support"),
         .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),

@@ -10,27 +10,6 @@ func makeKeychain(password: String?) throws -> TestKeychain {
     return keychain
 }
 
-/// A scripted user: answers requests from a list (repeating the last answer) and records each
-/// request, so a test can say how often and with what it was asked.
-final class ScriptedUser: Sendable {
-    private let state: Locked<(answers: [AuthenticationReply], requests: [AuthenticationRequest])>
-
-    init(_ answers: AuthenticationReply...) {
-        state = Locked((answers, []))
-    }
-
-    var requests: [AuthenticationRequest] { state.withLock { $0.requests } }
-
-    var authenticator: ProgrammableAuthenticator {
-        .programmable { request in
-            self.state.withLock { state in
-                state.requests.append(request)
-                return state.answers.count > 1 ? state.answers.removeFirst() : state.answers.first ?? .cancel
-            }
-        }
-    }
-}
-
 /// A clock the test moves by hand, so reuse windows are tested without sleeping.
 final class ManualClock: Sendable {
     private let seconds = Locked<TimeInterval>(1_000)

@@ -11,20 +11,8 @@ import Testing
 @Suite struct RulesAccessControlTests {
     static let password = "keychain-pw"
 
-    /// A person answering prompts from a script (repeating the last answer), recording each request.
-    final class User: Sendable {
-        private let state: Locked<(answers: [AuthenticationReply], requests: [AuthenticationRequest])>
-        init(_ answers: AuthenticationReply...) { state = Locked((answers, [])) }
-        var requests: [AuthenticationRequest] { state.withLock { $0.requests } }
-        var authenticator: ProgrammableAuthenticator {
-            .programmable { request in
-                self.state.withLock { state in
-                    state.requests.append(request)
-                    return state.answers.count > 1 ? state.answers.removeFirst() : state.answers.first ?? .cancel
-                }
-            }
-        }
-    }
+    /// A person answering prompts from a script (KeychainTestSupport).
+    typealias User = ScriptedUser
 
     /// Runs `body` against a fresh keychain (with the password, unless nil) with `user` at the prompt.
     func withKeychain(password: String? = password, user: User = User(.cancel), biometry: Bool = false,
