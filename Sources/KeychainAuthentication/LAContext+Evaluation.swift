@@ -95,7 +95,6 @@ extension LAContext {
         let environment: AuthenticationEnvironment
 
         func run() throws(LAError) {
-            if context.isInvalidated { throw LAError(.invalidContext) }
             _ = try obtainPresenceCredential(for: keychain.get(), context: context, policy: policy, reason: reason,
                                              interactionAllowed: true, environment: environment)
         }

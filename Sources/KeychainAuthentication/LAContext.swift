@@ -144,12 +144,14 @@ public final class LAContext: NSObject, Sendable {
     }
 
     /// Keeps `credential` as the proof for its keychain, timed now.
-    package func hold(_ credential: PresenceCredential, for keychainID: Data) {
+    /// Keeps `credential` for reuse. Returns false, keeping nothing, when the context was
+    /// invalidated meanwhile: an evaluation under way when ``invalidate()`` is called is cancelled.
+    package func hold(_ credential: PresenceCredential, for keychainID: Data) -> Bool {
         let now = clock()
-        state.withLock { state in
-            // An invalidated context stays empty, even if an evaluation was under way.
-            guard !state.invalidated else { return }
+        return state.withLock { state in
+            guard !state.invalidated else { return false }
             state.held[keychainID] = Held(credential: credential, time: now)
+            return true
         }
     }
 

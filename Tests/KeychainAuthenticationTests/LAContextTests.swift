@@ -49,6 +49,25 @@ struct LAContextTests {
         #expect(user.requests.count == 2)
     }
 
+    @Test("invalidate() while the user is answering cancels the evaluation: appCancel, nothing held")
+    func invalidateDuringPromptCancels() throws {
+        let keychain = try makeKeychain(password: password)
+        let context = LAContext()
+        // The user types the right password, but the app invalidates the context meanwhile.
+        let user = ProgrammableAuthenticator.programmable { _ in
+            context.invalidate()
+            return .password(self.password)
+        }
+        let outcome = KeychainAuthenticators.withAuthenticator(user, simulatedBiometry: false) {
+            laError { () throws(LAError) in
+                try obtainPresenceCredential(for: keychain.file, context: context, policy: .deviceOwnerAuthentication,
+                                             reason: "r", interactionAllowed: true)
+            }
+        }
+        #expect(outcome == .appCancel)
+        #expect(context.reusableCredential(for: keychain.file.identifier) == nil)
+    }
+
     @Test("After invalidate the held credential is gone and evaluating fails with invalidContext")
     func invalidateDropsCredential() async throws {
         let keychain = try makeKeychain(password: password)

@@ -51,10 +51,9 @@ func obtainPresenceCredential(for file: KeychainFile, context: LAContext?, polic
         case .notInteractive:
             throw LAError(.notInteractive)
         case .password(let password):
+            let credential: PresenceCredential
             do {
-                let credential = try file.authenticate(password: password)
-                context?.hold(credential, for: file.identifier)
-                return credential
+                credential = try file.authenticate(password: password)
             } catch {
                 switch error.status {
                 case -25293: continue                                   // errSecAuthFailed: wrong password
@@ -62,6 +61,9 @@ func obtainPresenceCredential(for file: KeychainFile, context: LAContext?, polic
                 default: throw LAError(.authenticationFailed, userInfo: [NSUnderlyingErrorKey: engineError(error)])
                 }
             }
+            // invalidate() while the user was typing cancels the evaluation, as on Apple platforms.
+            if let context, !context.hold(credential, for: file.identifier) { throw LAError(.appCancel) }
+            return credential
         }
     }
     throw LAError(.authenticationFailed)

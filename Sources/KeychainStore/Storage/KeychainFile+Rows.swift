@@ -203,7 +203,7 @@ extension KeychainFile.State {
         // The pair's column values are the first 32 bytes of the primary-key index: taken from
         // there when it is written, rather than MACed a second time.
         var pairColumns: [String: Data] = [:]
-        if changed(table.schema.primaryKey + [table.lookupPair.0, table.lookupPair.1]) {
+        if changed(table.schema.primaryKey) {  // the pair's halves are primary-key attributes
             let key = primaryKey ?? primaryKeyIndex(table, attributes)
             set("pk", .blob(key))
             let start = key.startIndex
