@@ -4,9 +4,29 @@ import KeychainTestSupport
 import Testing
 
 /// Schemas 2 and 3 changed only indexes and the `pk` column, which is derived from other
-/// columns; an older keychain is upgraded in place when opened, its sealed items untouched
-/// (issue 2 §1: no migration of items).
+/// columns; schema 4 dropped the index on `persistref`; an older keychain is upgraded in place
+/// when opened, its sealed items untouched (issue 2 §1: no migration of items).
 @Suite struct SchemaUpgradeTests {
+    /// Turns a new keychain's genp table into schema 3's: `persistref` UNIQUE, no `genp_refs`,
+    /// and every row renumbered, so that no reference names its row, as in a keychain made
+    /// before schema 4 (whose references were random).
+    static func schema3(_ db: SQLiteConnection) throws {
+        let statement = try db.statement("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'genp'")
+        _ = try statement.step()
+        let create = try #require(statement.text(0))
+        statement.reset()
+        #expect(create.contains("persistref BLOB NOT NULL,"))
+        let old = create.replacingOccurrences(of: "CREATE TABLE genp", with: "CREATE TABLE genp3")
+            .replacingOccurrences(of: "persistref BLOB NOT NULL,", with: "persistref BLOB NOT NULL UNIQUE,")
+        try db.execute("""
+            \(old);
+            INSERT INTO genp3 SELECT * FROM genp; UPDATE genp3 SET rowid = rowid + 100;
+            DROP TABLE genp; DROP TABLE genp_refs; ALTER TABLE genp3 RENAME TO genp;
+            \(ItemTable(.genericPassword).indexSQL.joined(separator: "\n"))
+            PRAGMA user_version = 3;
+            """)
+    }
+
     /// The genp indexes schema 1 had (one per primary-key attribute and the label, the access
     /// group, and the service/account pair), and its `pk` (the primary key's blind index alone).
     static let schema1Indexes = """
@@ -55,17 +75,26 @@ import Testing
     /// (which only holds if the upgraded `pk` is exactly what new adds compute).
     func checkUpgrade(from older: String, dropped: [String]) throws {
         let keychain = try TestKeychain()
+        var references: [String: Data] = [:]
         for (account, service) in [("a", "s"), ("b", "s"), ("a", "t")] {
-            _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string(account), "svce": .string(service)],
-                                      secret: Data("\(account)@\(service)".utf8), identity: .unconfigured)
+            let item = try keychain.file.add(.genericPassword, attributes: ["acct": .string(account), "svce": .string(service)],
+                                             secret: Data("\(account)@\(service)".utf8), identity: .unconfigured)
+            references["\(account)@\(service)"] = item.persistentReference
         }
         let path = keychain.file.url.path
         do {
             let db = try SQLiteConnection(path: path)
+            try Self.schema3(db)
             try db.execute(older)
             try db.close()
         }
         let reopened = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)
+        // References from before the upgrade still find their items (through genp_refs).
+        for (secret, reference) in references {
+            let found = try reopened.find(ItemQuery(itemClass: .genericPassword, persistentReference: reference),
+                                          identity: .unconfigured, limit: nil, includeSecrets: true)
+            #expect(found.map { String(decoding: $0.secret ?? Data(), as: UTF8.self) } == [secret])
+        }
         #expect(try find(reopened, ["acct": .string("a"), "svce": .string("s")]) == ["a@s"])
         #expect(try find(reopened, ["svce": .string("s")]) == ["a@s", "b@s"])
         #expect(try find(reopened, ["acct": .string("a")]) == ["a@s", "a@t"])
@@ -73,15 +102,21 @@ import Testing
             try reopened.add(.genericPassword, attributes: ["acct": .string("b"), "svce": .string("s")],
                              secret: Data("again".utf8), identity: .unconfigured)
         }
-        _ = try reopened.add(.genericPassword, attributes: ["acct": .string("c"), "svce": .string("s")],
-                             secret: Data("c@s".utf8), identity: .unconfigured)
+        let added = try reopened.add(.genericPassword, attributes: ["acct": .string("c"), "svce": .string("s")],
+                                     secret: Data("c@s".utf8), identity: .unconfigured)
         #expect(try find(reopened, ["svce": .string("s")]) == ["a@s", "b@s", "c@s"])
+        #expect(try reopened.find(ItemQuery(itemClass: .genericPassword, persistentReference: added.persistentReference),
+                                  identity: .unconfigured, limit: nil, includeSecrets: false).count == 1)
 
         let db = try SQLiteConnection(path: path)
         let statement = try db.statement("PRAGMA user_version")
         _ = try statement.step()
         #expect(statement.int64(0) == KeychainFile.schemaVersion)
         statement.reset()
+        let constraints = try db.statement("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND tbl_name = 'genp' AND sql IS NULL")
+        _ = try constraints.step()
+        #expect(constraints.int64(0) == 1, "only pk's UNIQUE index is left; persistref's is gone")
+        constraints.reset()
         let upgraded = try indexes(db)
         for name in dropped { #expect(upgraded[name] == nil, "\(name) should be gone") }
         #expect(upgraded["genp_vwht"]?.contains("IS NOT NULL") == true)
@@ -98,6 +133,11 @@ import Testing
     @Test("Opening a schema-2 keychain upgrades it in place: every item found by pair, service or account, duplicates still refused")
     func upgradesFromSchema2() throws {
         try checkUpgrade(from: Self.schema2, dropped: ["genp_svce_acct"])
+    }
+
+    @Test("Opening a schema-3 keychain upgrades it in place: persistref loses its index, every reference still finds its item")
+    func upgradesFromSchema3() throws {
+        try checkUpgrade(from: "", dropped: [])
     }
 
     @Test("A new keychain has exactly the indexes an upgraded one has")

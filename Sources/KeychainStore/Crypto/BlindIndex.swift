@@ -32,6 +32,15 @@ struct BlindIndex: Sendable {
         return mac(input)
     }
 
+    /// The 8-byte mask that hides a row number inside a persistent reference
+    /// (``KeychainFile/State/reference(rowid:nonce:)``): keyed, so only this keychain can read
+    /// the row number back, and different for every nonce.
+    func referenceMask(_ nonce: some Sequence<UInt8>) -> UInt64 {
+        var mac = base
+        mac.update(data: Array("persistref\0".utf8) + Array(nonce))
+        return mac.finalize().withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+    }
+
     private func mac(_ input: [UInt8]) -> Data {
         var mac = base
         mac.update(data: input)

@@ -1,6 +1,7 @@
 /// The SQL of one item class's table.
 ///
-/// Columns: `rowid` (insertion order), `persistref` (the item's random 16-byte identity), `pk`
+/// Columns: `rowid` (insertion order), `persistref` (the item's 16-byte identity, which names its
+/// row: see RowReference.swift; not indexed), `pk`
 /// (the blind indexes of the lookup pair, then that of the whole primary key: UNIQUE, so the
 /// database itself refuses duplicates, and ordered so that it also serves lookups by the pair),
 /// `agrp` (blind index of the access group), `keyclass`, `sync`, `tomb` in the clear (as Apple
@@ -33,23 +34,56 @@ struct ItemTable {
         self.itemClass = itemClass
         self.schema = itemClass.schema
         self.indexed = schema.indexedAttributes
-        let columns = ["persistref", "pk", "agrp", "keyclass", "sync", "tomb"] + indexed.map(\.columnName) + ["meta", "secret"]
+        let columns = ItemTable.columns(indexed)
         self.insertSQL = "INSERT INTO \(itemClass.code) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     }
 
     var name: String { itemClass.code }
 
+    /// The table of references that do not name their row (RowReference.swift).
+    var referencesName: String { "\(itemClass.code)_refs" }
+
+    /// Every column an insert sets, the row number first (it is part of the reference, so the
+    /// engine chooses it).
+    private static func columns(_ indexed: [AttributeDescriptor]) -> [String] {
+        ["rowid", "persistref", "pk", "agrp", "keyclass", "sync", "tomb"] + indexed.map(\.columnName) + ["meta", "secret"]
+    }
+
     var createSQL: String {
+        ([tableSQL(named: name), referencesSQL] + indexSQL).joined(separator: "\n")
+    }
+
+    /// The table itself. No AUTOINCREMENT: rowids of live rows still only grow, which is all
+    /// insertion order needs, and every insert is spared a write to sqlite_sequence. No index
+    /// on `persistref` (schema 4): a reference names its row.
+    private func tableSQL(named table: String) -> String {
         let indexColumns = indexed.map { "\($0.columnName) BLOB" }.joined(separator: ", ")
-        // No AUTOINCREMENT: rowids of live rows still only grow, which is all insertion order
-        // needs, and every insert is spared a write to sqlite_sequence.
-        let table = """
-            CREATE TABLE \(name) (rowid INTEGER PRIMARY KEY, persistref BLOB NOT NULL UNIQUE, \
+        return """
+            CREATE TABLE \(table) (rowid INTEGER PRIMARY KEY, persistref BLOB NOT NULL, \
             pk BLOB NOT NULL UNIQUE, agrp BLOB NOT NULL, keyclass INTEGER NOT NULL, \
             sync INTEGER NOT NULL DEFAULT 0, tomb INTEGER NOT NULL DEFAULT 0, \(indexColumns), \
             meta BLOB NOT NULL, secret BLOB);
             """
-        return ([table] + indexSQL).joined(separator: "\n")
+    }
+
+    private var referencesSQL: String {
+        "CREATE TABLE IF NOT EXISTS \(referencesName) (persistref BLOB PRIMARY KEY, rowid INTEGER NOT NULL) WITHOUT ROWID;"
+    }
+
+    /// SQL that rebuilds a schema 1-3 table as schema 4's, rows and row numbers unchanged: the
+    /// same table without the UNIQUE index on `persistref` (SQLite cannot drop a constraint's
+    /// index, only the table). Every existing reference goes to `<table>_refs`, since none of
+    /// them names its row. The indexes are made again afterwards (``indexSQL``).
+    var referenceUpgradeSQL: String {
+        let columns = ItemTable.columns(indexed).joined(separator: ", ")
+        return [
+            tableSQL(named: "\(name)_schema4"),
+            "INSERT INTO \(name)_schema4 (\(columns)) SELECT \(columns) FROM \(name);",
+            referencesSQL,
+            "INSERT OR IGNORE INTO \(referencesName) (persistref, rowid) SELECT persistref, rowid FROM \(name);",
+            "DROP TABLE \(name);",
+            "ALTER TABLE \(name)_schema4 RENAME TO \(name);",
+        ].joined(separator: "\n")
     }
 
     /// The lookup indexes (schema 3). Each index is one more B-tree page that every insert

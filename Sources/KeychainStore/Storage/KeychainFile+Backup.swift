@@ -142,11 +142,15 @@ extension KeychainFile.State {
             }
             // The local identity is kept on the winner, as Security's merge does.
             let sealed = try sealSecret(item.secret, table: table, persistentReference: localReference, protection: protection)
-            try writeRow(table, rowid: rowid, persistentReference: localReference, attributes: item.attributes, sealedSecret: sealed)
+            try writeRow(table, .existing(rowid), persistentReference: localReference, attributes: item.attributes, sealedSecret: sealed)
             return true
         }
-        let sealed = try sealSecret(item.secret, table: table, persistentReference: item.persistentReference, protection: protection)
-        try writeRow(table, rowid: nil, persistentReference: item.persistentReference, attributes: item.attributes, sealedSecret: sealed)
+        // The item keeps the reference it had in the backup (a `_refs` entry, since it does not
+        // name the row it gets here), unless a local item already has it.
+        let (rowid, fresh) = try newRow(table)
+        let reference = try isInUse(item.persistentReference, in: table) ? fresh : item.persistentReference
+        let sealed = try sealSecret(item.secret, table: table, persistentReference: reference, protection: protection)
+        try writeRow(table, .restored(rowid), persistentReference: reference, attributes: item.attributes, sealedSecret: sealed)
         return true
     }
 }

@@ -58,12 +58,12 @@ extension KeychainFile {
             return try state.itemTransaction { () throws(KeychainStoreError) -> StoredItem in
                 // Insert straight away and let the UNIQUE primary-key index find a clash, rather
                 // than looking first: the clash is the rare case, and the look costs every add.
-                let reference = try secureRandomBytes(16)
+                let (rowid, reference) = try state.newRow(table)
                 let primaryKey = state.primaryKeyIndex(table, item)
                 do throws(KeychainStoreError) {
                     let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection,
                                                       presenceKey: presenceKey)
-                    try state.writeRow(table, rowid: nil, persistentReference: reference, attributes: item, sealedSecret: sealed,
+                    try state.writeRow(table, .new(rowid), persistentReference: reference, attributes: item, sealedSecret: sealed,
                                        primaryKey: primaryKey)
                     return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
                 } catch where error.status == KeychainStoreError.duplicateItem.status {
@@ -72,7 +72,7 @@ extension KeychainFile {
                     guard let existing = try state.row(withPrimaryKey: primaryKey, in: table), existing.1 else { throw .duplicateItem }
                     let sealed = try state.sealSecret(secret, table: table, persistentReference: existing.2, protection: protection,
                                                       presenceKey: presenceKey)
-                    try state.writeRow(table, rowid: existing.0, persistentReference: existing.2, attributes: item,
+                    try state.writeRow(table, .existing(existing.0), persistentReference: existing.2, attributes: item,
                                        sealedSecret: sealed, primaryKey: primaryKey)
                     return StoredItem(itemClass: itemClass, persistentReference: existing.2, attributes: item, secret: secret)
                 }
@@ -213,10 +213,10 @@ extension KeychainFile {
                     let isTombstone = row.attributes["tomb"]?.integerValue == 1
                     if tombstones ?? (row.attributes["sync"]?.integerValue == 1 && !isTombstone) {
                         let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
-                        try state.writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
+                        try state.writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
                                            attributes: tombstone, sealedSecret: nil, previous: row.attributes)
                     } else {
-                        try state.deleteRow(table, rowid: row.rowid)
+                        try state.deleteRow(table, rowid: row.rowid, persistentReference: row.persistentReference)
                     }
                 }
                 return rows.count
@@ -271,12 +271,12 @@ extension KeychainFile.State {
         let keyChanges = oldKey != newKey
         if keyChanges, let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
             guard clash.1 else { throw .duplicateItem }
-            try deleteRow(table, rowid: clash.0)
+            try deleteRow(table, rowid: clash.0, persistentReference: clash.2)
         }
 
         let sealedSecret = try resealedSecret(row, table: table, protection: newProtection,
                                               presenceSealed: presenceSealed, newSecret: secret)
-        try writeRow(table, rowid: row.rowid, persistentReference: row.persistentReference,
+        try writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
                      attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, previous: row.attributes)
 
         // A synchronizable item that moves leaves a tombstone for its old key, with a new
@@ -285,8 +285,8 @@ extension KeychainFile.State {
         if keyChanges && (tombstones ?? true) && row.attributes["sync"]?.integerValue == 1
             && row.attributes["tomb"]?.integerValue != 1 {
             let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
-            let reference = try secureRandomBytes(16)
-            try writeRow(table, rowid: nil, persistentReference: reference, attributes: tombstone, sealedSecret: nil)
+            let (rowid, reference) = try newRow(table)
+            try writeRow(table, .new(rowid), persistentReference: reference, attributes: tombstone, sealedSecret: nil)
         }
     }
 }

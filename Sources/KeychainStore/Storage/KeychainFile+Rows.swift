@@ -93,8 +93,9 @@ extension KeychainFile.State {
             arguments += identity.accessGroups.map { .blob(groupIndex($0)) }
         }
         if let reference = query.persistentReference {
-            conditions.append("persistref = ?")
-            arguments.append(.blob(reference))
+            let (condition, values) = referenceCondition(reference, in: table)
+            conditions.append(condition)
+            arguments += values
         }
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let statement = try db.statement("SELECT rowid, persistref, keyclass, meta, secret FROM \(table.name)\(whereClause) ORDER BY rowid")
@@ -172,18 +173,34 @@ extension KeychainFile.State {
         return stored.matchBytes(for: kind) == value.matchBytes(for: kind)
     }
 
-    /// Writes a row: inserts when `rowid` is nil, otherwise replaces that row's columns.
+    /// Where a write goes.
+    enum RowSlot {
+        /// A new row, numbered by ``newRow(_:)``, with the reference made for it there.
+        case new(Int64)
+        /// A new row, numbered by ``newRow(_:)``, keeping a reference it had elsewhere (a
+        /// backup's), which gets a `_refs` entry if it does not name the row.
+        case restored(Int64)
+        /// An existing row.
+        case existing(Int64)
+    }
+
+    /// Writes a row: inserts into a new slot, or replaces an existing row's columns.
     ///
     /// - Parameters:
     ///   - primaryKey: the row's primary-key index when the caller already computed it.
     ///   - previous: the row's attributes before this write; with them only the columns whose
     ///     attributes changed are set (an unchanged indexed column in the SET list would still
     ///     cost SQLite an index rewrite).
-    func writeRow(_ table: ItemTable, rowid: Int64?, persistentReference: Data,
+    func writeRow(_ table: ItemTable, _ slot: RowSlot, persistentReference: Data,
                   attributes: [String: AttributeValue], sealedSecret: Data?,
                   primaryKey: Data? = nil, previous: [String: AttributeValue]? = nil) throws(KeychainStoreError) {
         guard let protection = attributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
             throw .parameter("invalid accessibility")
+        }
+        let rowid: Int64?
+        switch slot {
+        case .new, .restored: rowid = nil
+        case .existing(let existing): rowid = existing
         }
         let classKey = try keybag.key(for: protection)
         let meta = try ItemSealer.seal(AttributeCodec.encode(attributes), part: .attributes, table: table.name,
@@ -199,7 +216,13 @@ extension KeychainFile.State {
             columns.append(column)
             values.append(value())
         }
-        if rowid == nil { set("persistref", .blob(persistentReference)) }
+        switch slot {
+        case .new(let newRowid), .restored(let newRowid):
+            set("rowid", .integer(newRowid))
+            set("persistref", .blob(persistentReference))
+        case .existing:
+            break
+        }
         // The pair's column values are the first 32 bytes of the primary-key index: taken from
         // there when it is written, rather than MACed a second time.
         var pairColumns: [String: Data] = [:]
@@ -232,11 +255,18 @@ extension KeychainFile.State {
         }
         set("meta", .blob(meta))
         set("secret", sealedSecret.map { .blob($0) } ?? .null)
-        if let rowid {
+        switch slot {
+        case .existing(let rowid):
             values.append(.integer(rowid))
             try db.statement(table.updateSQL(columns)).run(values)
-        } else {
+        case .new:
             try db.statement(table.insertSQL).run(values)
+        case .restored(let rowid):
+            try db.statement(table.insertSQL).run(values)
+            if !reference(persistentReference, names: rowid) {
+                try db.statement("INSERT OR REPLACE INTO \(table.referencesName) (persistref, rowid) VALUES (?, ?)")
+                    .run([.blob(persistentReference), .integer(rowid)])
+            }
         }
     }
 
@@ -312,8 +342,13 @@ extension KeychainFile.State {
         return nil
     }
 
-    func deleteRow(_ table: ItemTable, rowid: Int64) throws(KeychainStoreError) {
+    func deleteRow(_ table: ItemTable, rowid: Int64, persistentReference: Data) throws(KeychainStoreError) {
         try db.statement("DELETE FROM \(table.name) WHERE rowid = ?").run([.integer(rowid)])
+        // Only a reference that does not name its row has an entry to remove. (A stale entry
+        // would be harmless, since the row's own reference must match too, but it would stay.)
+        if !reference(persistentReference, names: rowid) {
+            try db.statement("DELETE FROM \(table.referencesName) WHERE persistref = ?").run([.blob(persistentReference)])
+        }
     }
 }
 

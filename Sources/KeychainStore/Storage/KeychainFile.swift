@@ -25,9 +25,10 @@ public final class KeychainFile: Sendable {
 
     /// The newest schema this code reads and writes. 2: leaner lookup indexes; 3: the primary
     /// key's index also serves lookups by the pair (service and account...), which lose their
-    /// own index, as do attributes with few values (ItemTable). The sealed items themselves are
-    /// the same in all three.
-    public static let schemaVersion: Int64 = 3
+    /// own index, as do attributes with few values (ItemTable); 4: persistent references name
+    /// their row, and `persistref` loses its index (RowReference.swift). The sealed items
+    /// themselves are the same in all four.
+    public static let schemaVersion: Int64 = 4
 
     // Only ever touched while `state`'s mutex is held, which is what makes sharing it sound.
     final class State: @unchecked Sendable {
@@ -199,18 +200,24 @@ public final class KeychainFile: Sendable {
     }
 
     /// Brings an older keychain's schema up to date in one transaction. Sealed items are never
-    /// rewritten: schemas 1 and 2 differ only in their indexes and in the `pk` column, which
-    /// schema 3 derives from other columns of the row.
+    /// rewritten, and rows keep their numbers and references: schemas 1 and 2 differ only in
+    /// their indexes and in the `pk` column, which schema 3 derives from other columns of the
+    /// row; schema 4 drops the index on `persistref` (which takes rebuilding the table) and lists
+    /// the existing references in `<table>_refs`, since they do not name their rows.
     private static func upgradeSchema(_ db: SQLiteConnection) throws(KeychainStoreError) {
         guard try userVersion(db) < schemaVersion else { return }
         try db.transaction(write: true) { () throws(KeychainStoreError) in
             // Checked again inside the write lock: another process may have upgraded it meanwhile.
-            guard try userVersion(db) < schemaVersion else { return }
+            let version = try userVersion(db)
+            guard version < schemaVersion else { return }
             db.resetAll()
             for itemClass in ItemClass.allCases {
                 let table = ItemTable(itemClass)
-                for name in table.olderIndexesToDrop { try db.execute("DROP INDEX IF EXISTS \(name)") }
-                try db.execute(table.primaryKeyUpgradeSQL)
+                if version < 3 {
+                    for name in table.olderIndexesToDrop { try db.execute("DROP INDEX IF EXISTS \(name)") }
+                    try db.execute(table.primaryKeyUpgradeSQL)
+                }
+                if version < 4 { try db.execute(table.referenceUpgradeSQL) }
                 for sql in table.indexSQL { try db.execute(sql) }
             }
             try db.execute("PRAGMA user_version = \(schemaVersion)")
