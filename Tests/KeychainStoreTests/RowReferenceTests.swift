@@ -26,16 +26,16 @@ import Testing
         return found
     }
 
-    @Test("A reference names its row, hides the row number, and differs for every item")
+    @Test("A reference is its row number and 8 random bytes, and differs for every item")
     func referenceNamesItsRow() throws {
         let keychain = try TestKeychain()
         let items = try (0..<20).map { try add(keychain.file, "user-\($0)") }
         #expect(Set(items.map(\.persistentReference)).count == 20)
+        #expect(Set(items.map { $0.persistentReference.suffix(8) }).count == 20)
         #expect(try rowids(keychain) == Array(1...20))
         for (offset, item) in items.enumerated() {
             #expect(item.persistentReference.count == 16)
-            // Not the row number in the clear (a masked number has random high bytes).
-            #expect(item.persistentReference.prefix(7) != Data(count: 7))
+            #expect(item.persistentReference.prefix(8) == Data([0, 0, 0, 0, 0, 0, 0, UInt8(offset + 1)]))
             #expect(try find(keychain.file, item.persistentReference) == ["secret-user-\(offset)"])
         }
     }
@@ -53,13 +53,15 @@ import Testing
         #expect(try find(keychain.file, successor.persistentReference) == ["secret-successor"])
     }
 
-    @Test("A reference that is not ours (random, short, or another keychain's) finds nothing")
+    @Test("A reference that is not ours (guessed, short, or another keychain's for the same row) finds nothing")
     func foreignReferenceFindsNothing() throws {
         let keychain = try TestKeychain()
         let other = try TestKeychain()
-        _ = try add(keychain.file, "mine")
+        let mine = try add(keychain.file, "mine")
         let theirs = try add(other.file, "theirs")
+        #expect(theirs.persistentReference.prefix(8) == mine.persistentReference.prefix(8), "both are row 1")
         #expect(try find(keychain.file, theirs.persistentReference).isEmpty)
+        #expect(try find(keychain.file, mine.persistentReference.prefix(8) + Data(count: 8)).isEmpty)
         #expect(try find(keychain.file, Data(repeating: 0, count: 16)).isEmpty)
         #expect(try find(keychain.file, Data([1, 2, 3])).isEmpty)
     }

@@ -13,10 +13,17 @@ struct BlindIndex: Sendable {
     /// The index of one attribute value: the attribute name is part of the input, so the same
     /// value in two attributes gives unrelated indexes.
     func index(_ name: String, _ value: AttributeValue, kind: AttributeKind) -> Data {
+        index(name, matchBytes: value.matchBytes(for: kind))
+    }
+
+    /// The same, from the value's ``AttributeValue/matchBytes(for:)`` already computed.
+    func index(_ name: String, matchBytes: [UInt8]) -> Data {
         // One buffer, one update: the MAC is the same as over the pieces in turn, for less work.
-        var input = Array(name.utf8)
+        var input: [UInt8] = []
+        input.reserveCapacity(name.utf8.count + 1 + matchBytes.count)
+        input += name.utf8
         input.append(0)
-        input += value.matchBytes(for: kind)
+        input += matchBytes
         return mac(input)
     }
 
@@ -32,18 +39,9 @@ struct BlindIndex: Sendable {
         return mac(input)
     }
 
-    /// The 8-byte mask that hides a row number inside a persistent reference
-    /// (``KeychainFile/State/reference(rowid:nonce:)``): keyed, so only this keychain can read
-    /// the row number back, and different for every nonce.
-    func referenceMask(_ nonce: some Sequence<UInt8>) -> UInt64 {
-        var mac = base
-        mac.update(data: Array("persistref\0".utf8) + Array(nonce))
-        return mac.finalize().withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-    }
-
     private func mac(_ input: [UInt8]) -> Data {
         var mac = base
         mac.update(data: input)
-        return mac.finalize().withUnsafeBytes { Data($0.prefix(16)) }
+        return mac.finalize().withUnsafeBytes { Data(bytes: $0.baseAddress!, count: 16) }
     }
 }

@@ -80,16 +80,16 @@ extension AttributeValue {
         switch kind {
         case .blob, .data, .sha1, .uuid:
             switch self {
-            case .string(let s): return [0x62] + Array(s.utf8)
-            case .data(let d): return [0x62] + Array(d)
-            case .integer(let i): return [0x62] + Array(Self.int32Bytes(i))
-            case .real(let r): return [0x62] + Array(Self.int32Bytes(r.isFinite ? Int64(max(min(r, 9.2e18), -9.2e18)) : 0))
-            case .date(let t): return [0x62] + bits(t)
+            case .string(let s): return Self.tagged(0x62, s.utf8)
+            case .data(let d): return Self.tagged(0x62, d)
+            case .integer(let i): return Self.tagged(0x62, Self.int32Bytes(i))
+            case .real(let r): return Self.tagged(0x62, Self.int32Bytes(r.isFinite ? Int64(max(min(r, 9.2e18), -9.2e18)) : 0))
+            case .date(let t): return Self.tagged(0x62, bits(t))
             }
         case .string, .access:
             switch self {
-            case .string(let s): return [0x73] + Array(s.utf8)
-            case .data(let d): return [0x73] + Array(d)
+            case .string(let s): return Self.tagged(0x73, s.utf8)
+            case .data(let d): return Self.tagged(0x73, d)
             default: return [0x78] + numericBytes
             }
         case .number, .sync, .tomb, .date:
@@ -97,15 +97,24 @@ extension AttributeValue {
         }
     }
 
+    /// `tag` followed by `bytes`, in one allocation (these are built for every index and match).
+    private static func tagged(_ tag: UInt8, _ bytes: some Collection<UInt8>) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(1 + bytes.count)
+        out.append(tag)
+        out += bytes
+        return out
+    }
+
     private var numericBytes: [UInt8] {
         switch self {
-        case .integer(let i): return [0x69] + withUnsafeBytes(of: i.littleEndian) { Array($0) }
+        case .integer(let i): return withUnsafeBytes(of: i.littleEndian) { Self.tagged(0x69, $0) }
         case .real(let r):
             if let i = Int64(exactly: r) { return AttributeValue.integer(i).numericBytes }
-            return [0x72] + bits(r)
-        case .date(let t): return [0x74] + bits(t)
-        case .string(let s): return [0x73] + Array(s.utf8)
-        case .data(let d): return [0x64] + Array(d)
+            return Self.tagged(0x72, bits(r))
+        case .date(let t): return Self.tagged(0x74, bits(t))
+        case .string(let s): return Self.tagged(0x73, s.utf8)
+        case .data(let d): return Self.tagged(0x64, d)
         }
     }
 

@@ -62,7 +62,22 @@ final class SQLiteConnection {
             throw SQLiteConnection.error(rc, handle, context: point == .begin ? "begin" : "commit")
         }
         #endif
-        try execute(sql)
+        // Prepared once and kept, like every other statement: sqlite3_exec would parse the SQL
+        // again on each call, twice per operation.
+        let statement: SQLiteStatement
+        if let cached = statements[sql] {
+            statement = cached
+        } else {
+            var raw: OpaquePointer?
+            let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
+            guard rc == SQLITE_OK, let raw else { throw SQLiteConnection.error(rc, handle, context: "prepare") }
+            statement = SQLiteStatement(raw, connection: self)
+            statements[sql] = statement
+        }
+        let rc = statement.runControl()
+        guard rc == SQLITE_DONE || rc == SQLITE_OK else {
+            throw SQLiteConnection.error(rc, handle, context: point == .begin ? "begin" : "commit")
+        }
     }
 
     private enum Point { case begin, commit }

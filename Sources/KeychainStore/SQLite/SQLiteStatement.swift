@@ -60,6 +60,14 @@ final class SQLiteStatement {
         }
     }
 
+    /// Runs a transaction-control statement (BEGIN, COMMIT) and resets it; returns SQLite's
+    /// result code. Kept out of ``step()``, whose debug fault seam is for data statements.
+    func runControl() -> Int32 {
+        let rc = sqlite3_step(raw)
+        sqlite3_reset(raw)
+        return rc
+    }
+
     /// Runs a statement that returns no rows.
     func run(_ values: [Value] = []) throws(KeychainStoreError) {
         bind(values)

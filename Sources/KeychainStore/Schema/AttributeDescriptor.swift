@@ -11,6 +11,8 @@ public struct AttributeDescriptor: Sendable, Hashable {
     public let isReturned: Bool
     /// Part of the item digest (`sha1`).
     public let isHashed: Bool
+    /// The name of its blind-index column (made once: every write names it).
+    let columnName: String
 
     init(_ name: String, _ kind: AttributeKind, primaryKey: Bool = false, hasDefault: Bool = false,
          returned: Bool = true, hashed: Bool = true) {
@@ -20,6 +22,7 @@ public struct AttributeDescriptor: Sendable, Hashable {
         self.hasDefault = hasDefault
         self.isReturned = returned
         self.isHashed = hashed
+        self.columnName = "i_" + name
     }
 
     /// The value written for an absent attribute that has a default: empty for blobs, strings
@@ -34,5 +37,4 @@ public struct AttributeDescriptor: Sendable, Hashable {
     }
 
     /// The column holding this attribute's blind index.
-    var columnName: String { "i_" + name }
 }

@@ -11,6 +11,8 @@ struct ItemTable {
     let itemClass: ItemClass
     let schema: ItemSchema
     let indexed: [AttributeDescriptor]
+    /// The primary key's attributes, in the schema's order.
+    let primaryKeyAttributes: [AttributeDescriptor]
 
     /// The SQL every insert runs, made once per class.
     let insertSQL: String
@@ -31,9 +33,11 @@ struct ItemTable {
     private static let key = ItemTable(building: .key)
 
     private init(building itemClass: ItemClass) {
+        let schema = itemClass.schema
         self.itemClass = itemClass
-        self.schema = itemClass.schema
+        self.schema = schema
         self.indexed = schema.indexedAttributes
+        self.primaryKeyAttributes = schema.primaryKey.map { schema.attribute($0)! }
         let columns = ItemTable.columns(indexed)
         self.insertSQL = "INSERT INTO \(itemClass.code) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"
     }

@@ -210,10 +210,14 @@ extension KeychainFile.State {
             guard let previous, rowid != nil else { return true }
             return names.contains { previous[$0] != attributes[$0] }
         }
+        // An insert's SQL is made once per class (``ItemTable/insertSQL``), in this order; only
+        // an update needs the column names.
+        let inserting = rowid == nil
         var columns: [String] = []
         var values: [SQLiteStatement.Value] = []
+        values.reserveCapacity(9 + table.indexed.count)
         func set(_ column: String, _ value: @autoclosure () -> SQLiteStatement.Value) {
-            columns.append(column)
+            if !inserting { columns.append(column) }
             values.append(value())
         }
         switch slot {
@@ -275,17 +279,28 @@ extension KeychainFile.State {
     /// duplicates; ordered by the pair, the same index finds items by the pair's first half or
     /// by both halves (``primaryKeyRange(_:)``).
     func primaryKeyIndex(_ table: ItemTable, _ attributes: [String: AttributeValue]) -> Data {
-        let parts = table.schema.primaryKey.map { name -> (name: String, bytes: [UInt8]) in
-            let attribute = table.schema.attribute(name)!
-            let value = attributes[name] ?? attribute.defaultValue
-            return (name, value.matchBytes(for: attribute.kind))
+        var parts: [(name: String, bytes: [UInt8])] = []
+        parts.reserveCapacity(table.primaryKeyAttributes.count)
+        // The pair's halves are primary-key attributes: their columns' indexes are MACs of the
+        // same bytes (16 zero bytes for an absent half, as ``columnIndex(_:_:_:)`` gives).
+        var pair = [Data(count: 16), Data(count: 16)]
+        for attribute in table.primaryKeyAttributes {
+            let present = attributes[attribute.name]
+            let bytes = (present ?? attribute.defaultValue).matchBytes(for: attribute.kind)
+            parts.append((attribute.name, bytes))
+            guard present != nil else { continue }
+            if attribute.name == table.lookupPair.0 {
+                pair[0] = index.index(attribute.name, matchBytes: bytes)
+            } else if attribute.name == table.lookupPair.1 {
+                pair[1] = index.index(attribute.name, matchBytes: bytes)
+            }
         }
-        var key = Data(capacity: 48)
-        for name in [table.lookupPair.0, table.lookupPair.1] {
-            key.append(columnIndex(table, name, attributes[name]))
-        }
-        key.append(index.primaryKey(table.name, parts))
-        return key
+        var key: [UInt8] = []
+        key.reserveCapacity(48)
+        key += pair[0]
+        key += pair[1]
+        key += index.primaryKey(table.name, parts)
+        return Data(key)
     }
 
     /// What the `i_<name>` column holds for `value`; 16 zero bytes where the column is NULL (the
@@ -356,13 +371,16 @@ extension KeychainFile.State {
 /// multiple of 32 bytes, so that the file does not reveal a secret's exact length.
 enum SecretCodec {
     static func encode(_ secret: Data?) -> Data {
-        var out = Data([secret == nil ? 0 : 1])
         let bytes = secret ?? Data()
-        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out.append(contentsOf: $0) }
-        out.append(bytes)
-        let padding = (32 - out.count % 32) % 32
-        out.append(Data(count: padding))
-        return out
+        let length = 5 + bytes.count
+        // Built in a byte array and turned into Data once (appends to Data cost more).
+        var out: [UInt8] = []
+        out.reserveCapacity(length + 31)
+        out.append(secret == nil ? 0 : 1)
+        withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out += $0 }
+        out += bytes
+        out += repeatElement(0, count: (32 - length % 32) % 32)
+        return Data(out)
     }
 
     static func decode(_ plaintext: Data) throws(KeychainStoreError) -> Data? {

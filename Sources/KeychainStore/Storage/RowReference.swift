@@ -2,12 +2,14 @@ import Foundation
 
 /// Persistent references that name their own row (schema 4).
 ///
-/// A reference is 16 bytes: the row's number XOR a keyed mask (8 bytes), then the random nonce
-/// the mask was made from (8 bytes). Finding an item by its reference is then a lookup by row
-/// number, and the table needs no index on `persistref`: one B-tree page less for every add to
-/// write and sync (about 12 µs on the project's test machine). The row's stored `persistref`
-/// must still equal the reference, so a reference outlives neither its item nor its row number:
-/// an item added later under a freed row number gets another nonce.
+/// A reference is 16 bytes: the row's number (8 bytes, big-endian), then 8 random bytes.
+/// Finding an item by its reference is then a lookup by row number, and the table needs no
+/// index on `persistref`: one B-tree page less for every add to write and sync (about 12 µs on
+/// the project's test machine). The row's stored `persistref` must still equal the reference,
+/// so a reference outlives neither its item nor its row number: an item added later under a
+/// freed row number gets other random bytes. Apple's own references were the class and the row
+/// number for years (we still accept that legacy form), so the number is no secret; the random
+/// half is what makes a reference impossible to guess.
 ///
 /// A row whose reference does not name it (written before schema 4, or restored from a backup
 /// with the reference it had elsewhere) has an entry in the class's `<table>_refs` table, which
@@ -24,21 +26,19 @@ extension KeychainFile.State {
         return (last + 1, reference(rowid: last + 1, nonce: try secureRandomBytes(8)))
     }
 
-    /// The reference naming `rowid`, made with `nonce` (8 bytes).
+    /// The reference naming `rowid`, made with `nonce` (8 random bytes).
     func reference(rowid: Int64, nonce: Data) -> Data {
-        let hidden = UInt64(bitPattern: rowid) ^ index.referenceMask(nonce)
-        var out = withUnsafeBytes(of: hidden.bigEndian) { Data($0) }
+        var out = withUnsafeBytes(of: UInt64(bitPattern: rowid).bigEndian) { Data($0) }
         out.append(nonce)
         return out
     }
 
-    /// The row number `reference` names, if it is one of ours. A foreign or random reference
-    /// gives some number; the stored-reference check turns that into "not found".
+    /// The row number `reference` names, if it has the length of one of ours. A foreign or
+    /// random reference gives some number; the stored-reference check turns that into "not
+    /// found".
     func rowid(named reference: Data) -> Int64? {
         guard reference.count == 16 else { return nil }
-        let bytes = [UInt8](reference)
-        let hidden = bytes[0..<8].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Int64(bitPattern: hidden ^ index.referenceMask(bytes[8..<16]))
+        return Int64(bitPattern: reference.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
     }
 
     /// Whether `reference` names `rowid` by itself (otherwise it needs a `_refs` entry).
