@@ -157,6 +157,40 @@ import KeychainTestSupport
         #expect(try read(keychain.file, "a", authorize: { _ in .credential(credential) }) == "changed")
     }
 
+    @Test("An update asks for authentication only when a match is protected; a refusal changes none of the matches")
+    func updateAsksOnlyForProtectedMatches() throws {
+        let keychain = try self.keychain()
+        try add(keychain.file, "plain-1", nil, secret: "one")
+        try add(keychain.file, "plain-2", nil, secret: "two")
+        try add(keychain.file, "guarded", secret: "three")
+        var asked = 0
+        let credential = try keychain.file.authenticate(password: "pw")
+        let counting: ItemAuthorizer = { _ in asked += 1; return .credential(credential) }
+        // Only unprotected matches: no question, one pass.
+        try keychain.file.update(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("plain-1")]),
+                                 changes: ["labl": .string("first")], secret: nil, identity: .unconfigured, authorize: counting)
+        #expect(asked == 0)
+        // All three: asked once (for the protected one), and every match is changed.
+        try keychain.file.update(query(), changes: ["labl": .string("all")], secret: nil, identity: .unconfigured, authorize: counting)
+        #expect(asked == 1)
+        // (Reading a protected item's attributes needs authentication too.)
+        let reader: ItemAuthorizer = { _ in .credential(credential) }
+        let labels = try keychain.file.find(query(), identity: .unconfigured, limit: nil, includeSecrets: false, authorize: reader)
+            .map { $0.attributes["labl"] }
+        #expect(labels == Array(repeating: .string("all"), count: 3))
+        // Refused: nothing changes, not even the unprotected matches that come first.
+        do {
+            try keychain.file.update(query(), changes: ["labl": .string("refused")], secret: nil, identity: .unconfigured,
+                                     authorize: { _ throws(KeychainStoreError) in throw KeychainStoreError(status: -25293, reason: "refused") })
+            Issue.record("updated after a refusal")
+        } catch {
+            #expect(error.status == -25293)
+        }
+        let after = try keychain.file.find(query(), identity: .unconfigured, limit: nil, includeSecrets: false, authorize: reader)
+            .map { $0.attributes["labl"] }
+        #expect(after == Array(repeating: .string("all"), count: 3))
+    }
+
     @Test("Removing the access control in an update makes the secret readable without authentication")
     func removeAccessControl() throws {
         let keychain = try self.keychain()

@@ -154,14 +154,34 @@ extension KeychainFile {
             throw .missingEntitlement(group: group)
         }
         let table = ItemTable(query.itemClass)
-        // Authentication first, outside the lock (it may wait for a person): the credential each
-        // protected item needs is carried into the transaction by its persistent reference.
-        // Protected items exist only in a keychain that has a presence key (one with a password),
-        // so only such a keychain pays for this extra pass over the matches. The file is asked,
-        // not this process's keybag, which may predate a password set by another process.
+        // One transaction that writes only if no match needs an authentication it lacks. Most
+        // updates touch no protected item and are done in this one pass.
+        func attempt(_ credentials: [Data: PresenceCredential]) throws(KeychainStoreError) -> Int? {
+            try withState { state throws(KeychainStoreError) -> Int? in
+                try state.itemTransaction { () throws(KeychainStoreError) -> Int? in
+                    let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
+                    guard !rows.isEmpty else { throw .itemNotFound }
+                    if rows.contains(where: { $0.needsAuthentication && credentials[$0.persistentReference] == nil }) {
+                        return nil  // nothing written yet
+                    }
+                    for var row in rows {
+                        guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
+                            throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
+                        }
+                        if row.needsAuthentication { row.credential = credentials[row.persistentReference] }
+                        try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones,
+                                         accessControl: accessControl)
+                    }
+                    return rows.count
+                }
+            }
+        }
+        if let count = try attempt([:]) { return count }
+
+        // Some match is protected: authenticate outside the lock (it may wait for a person), then
+        // try again carrying each credential by its item's persistent reference.
         let protectedRows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
-            guard try KeychainFile.setting(KeychainFile.State.presencePublicSetting, state.db) != nil else { return [] }
-            return try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false).filter(\.needsAuthentication)
+            try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false).filter(\.needsAuthentication)
         }
         var skipped = 0
         let credentials = Dictionary(
@@ -169,25 +189,9 @@ extension KeychainFile {
                 .map { ($0.persistentReference, $0.credential!) },
             uniquingKeysWith: { first, _ in first })
         if skipped > 0 { throw .parameter("kSecUseAuthenticationUISkip is not allowed in an update") }
-        return try withState { state throws(KeychainStoreError) -> Int in
-            try state.itemTransaction { () throws(KeychainStoreError) -> Int in
-                let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
-                guard !rows.isEmpty else { throw .itemNotFound }
-                for var row in rows {
-                    guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
-                        throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
-                    }
-                    if row.needsAuthentication {
-                        // An item that became protected after the authentication round has none.
-                        guard let credential = credentials[row.persistentReference] else { throw .interactionNotAllowed }
-                        row.credential = credential
-                    }
-                    try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones,
-                                     accessControl: accessControl)
-                }
-                return rows.count
-            }
-        }
+        // An item that became protected after the authentication round has no credential.
+        guard let count = try attempt(credentials) else { throw .interactionNotAllowed }
+        return count
     }
 
     /// Deletes every item matching `query`, in one transaction; returns how many. A
