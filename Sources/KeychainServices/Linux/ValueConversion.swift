@@ -17,6 +17,9 @@ enum ValueConversion {
     }
 
     static func input(_ value: Any) -> InputValue {
+        // A Swift string first, by its exact type: otherwise every string (most values) would
+        // first fail two bridging casts to data.
+        if type(of: value) == String.self, let string = value as? String { return .string(string) }
         if let data = data(value) { return .data(data) }
         switch value {
         case let string as String: return .string(string)
