@@ -84,10 +84,9 @@ enum ItemSealer {
               sealed.first == plainFormat || (sealed.first == presenceFormat && part == .secret) else {
             throw .decode("an item blob is damaged")
         }
+        // Slices share the blob's storage: no copies of what is only read.
         let start = sealed.startIndex + 1
-        let wrapped = sealed.subdata(in: start..<start + wrappedKeyLength)
-        let content = sealed.subdata(in: start + wrappedKeyLength..<sealed.endIndex)
-        return (wrapped, content)
+        return (sealed[start..<start + wrappedKeyLength], sealed[(start + wrappedKeyLength)...])
     }
 
     private static func wrap(_ itemKey: SymmetricKey, part: Part, table: String, persistentRef: Data,

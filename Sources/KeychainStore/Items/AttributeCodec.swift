@@ -69,13 +69,11 @@ enum AttributeCodec {
         attributes.reserveCapacity(count)
         for _ in 0..<count {
             let nameLength = Int(try reader.byte())
-            guard let name = String(validatingUTF8Data: try reader.bytes(nameLength)) else {
-                throw .decode("attribute name is not UTF-8")
-            }
+            guard let name = try reader.text(nameLength) else { throw .decode("attribute name is not UTF-8") }
             switch try reader.byte() {
             case 0x73:
                 let length = Int(try reader.uint32())
-                guard let s = String(validatingUTF8Data: try reader.bytes(length)) else { throw .decode("string is not UTF-8") }
+                guard let s = try reader.text(length) else { throw .decode("string is not UTF-8") }
                 attributes[name] = .string(s)
             case 0x64:
                 let length = Int(try reader.uint32())
@@ -97,24 +95,34 @@ enum AttributeCodec {
 
 /// Bounds-checked reading of a byte buffer.
 struct ByteReader {
-    private let bytes: Data
-    private var offset: Int
+    // A byte array, not Data: the decoder reads every item's attributes byte by byte, and each
+    // access to Data's storage costs a dynamic exclusivity check and more.
+    private let bytes: [UInt8]
+    private var offset = 0
 
     init(_ data: Data) {
-        self.bytes = data
-        self.offset = data.startIndex
+        self.bytes = [UInt8](data)
     }
 
-    var isAtEnd: Bool { offset == bytes.endIndex }
+    var isAtEnd: Bool { offset == bytes.count }
 
     mutating func bytes(_ count: Int) throws(KeychainStoreError) -> Data {
-        guard count >= 0, bytes.endIndex - offset >= count else { throw .decode("truncated data") }
+        Data(try slice(count))
+    }
+
+    /// The next `count` bytes as UTF-8 text; nil when they are not valid UTF-8.
+    mutating func text(_ count: Int) throws(KeychainStoreError) -> String? {
+        String(validating: try slice(count), as: UTF8.self)
+    }
+
+    private mutating func slice(_ count: Int) throws(KeychainStoreError) -> ArraySlice<UInt8> {
+        guard count >= 0, bytes.count - offset >= count else { throw .decode("truncated data") }
         defer { offset += count }
-        return bytes.subdata(in: offset..<offset + count)
+        return bytes[offset..<offset + count]
     }
 
     mutating func byte() throws(KeychainStoreError) -> UInt8 {
-        guard offset < bytes.endIndex else { throw .decode("truncated data") }
+        guard offset < bytes.count else { throw .decode("truncated data") }
         defer { offset += 1 }
         return bytes[offset]
     }
@@ -123,10 +131,10 @@ struct ByteReader {
     mutating func uint32() throws(KeychainStoreError) -> UInt32 { try integer() }
     mutating func uint64() throws(KeychainStoreError) -> UInt64 { try integer() }
 
-    /// A little-endian integer, read in place (no copy: the decoder reads thousands of them).
+    /// A little-endian integer, read in place.
     private mutating func integer<T: FixedWidthInteger>() throws(KeychainStoreError) -> T {
         let size = MemoryLayout<T>.size
-        guard bytes.endIndex - offset >= size else { throw .decode("truncated data") }
+        guard bytes.count - offset >= size else { throw .decode("truncated data") }
         var value: T = 0
         for shift in 0..<size { value |= T(bytes[offset + shift]) << (8 * shift) }
         offset += size

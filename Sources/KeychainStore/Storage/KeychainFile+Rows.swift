@@ -62,7 +62,9 @@ extension KeychainFile.State {
                     postFilters.append((name, value, attribute.kind))
                     continue
                 }
-                let blind = index.index(name, value, kind: attribute.kind)
+                let blind = name == table.lookupPair.0
+                    ? pairFirstIndex(name, value.matchBytes(for: attribute.kind))
+                    : index.index(name, value, kind: attribute.kind)
                 if name == table.lookupPair.0 {
                     pairFirst = blind
                 } else if name == table.lookupPair.1 {
@@ -160,6 +162,19 @@ extension KeychainFile.State {
         if let known = groupIndexes[group] { return known }
         let computed = index.index("agrp", .string(group), kind: .string)
         if groupIndexes.count < 256 { groupIndexes[group] = computed }
+        return computed
+    }
+
+    /// The blind index of a value of the lookup pair's first half (a service, a server...),
+    /// remembered: an application uses a few services for many items, and every add, lookup and
+    /// update by service would otherwise compute the same HMAC again (a few percent of a call).
+    /// Bounded; emptied when full.
+    func pairFirstIndex(_ name: String, _ matchBytes: [UInt8]) -> Data {
+        let key = KeychainFile.PairIndexKey(name: name, bytes: matchBytes)
+        if let known = pairIndexes[key] { return known }
+        let computed = index.index(name, matchBytes: matchBytes)
+        if pairIndexes.count >= 64 { pairIndexes.removeAll(keepingCapacity: true) }
+        pairIndexes[key] = computed
         return computed
     }
 
@@ -290,7 +305,7 @@ extension KeychainFile.State {
             parts.append((attribute.name, bytes))
             guard present != nil else { continue }
             if attribute.name == table.lookupPair.0 {
-                pair[0] = index.index(attribute.name, matchBytes: bytes)
+                pair[0] = pairFirstIndex(attribute.name, bytes)
             } else if attribute.name == table.lookupPair.1 {
                 pair[1] = index.index(attribute.name, matchBytes: bytes)
             }
@@ -314,8 +329,11 @@ extension KeychainFile.State {
     /// second half `second` (each a column's blind index): every key starting with those bytes.
     /// The upper end is nil when the prefix is all 0xff bytes (nothing sorts after it).
     static func primaryKeyRange(_ first: Data, _ second: Data?) -> (lower: Data, upper: Data?) {
-        let lower = first + (second ?? Data())
-        var upper = [UInt8](lower)
+        var upper: [UInt8] = []
+        upper.reserveCapacity(first.count + (second?.count ?? 0))
+        upper += first
+        if let second { upper += second }
+        let lower = Data(upper)
         while let last = upper.last {
             if last < 0xff {
                 upper[upper.count - 1] = last + 1

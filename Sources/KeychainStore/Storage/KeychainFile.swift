@@ -41,6 +41,9 @@ public final class KeychainFile: Sendable {
         var unlock: UnlockState
         /// Blind indexes of access groups already computed (``groupIndex(_:)``).
         var groupIndexes: [String: Data] = [:]
+        /// Blind indexes of services (and the other classes' first pair halves) already
+        /// computed (``pairFirstIndex(_:_:)``).
+        var pairIndexes: [PairIndexKey: Data] = [:]
 
         init(db: SQLiteConnection, keybag: Keybag, keychainID: Data, deviceKey: DeviceKey) {
             self.db = db
@@ -50,6 +53,12 @@ public final class KeychainFile: Sendable {
             self.deviceKey = deviceKey
             self.unlock = UnlockState(keychainID: keychainID)
         }
+    }
+
+    /// A remembered blind index's input: the attribute and its value's match bytes.
+    struct PairIndexKey: Hashable {
+        let name: String
+        let bytes: [UInt8]
     }
 
     /// Runs `body` with the engine's state, after bringing the lock state up to date with what
