@@ -123,7 +123,7 @@ enum ItemSealer {
         aad.append(0x2f)
         aad += table.utf8
         aad.append(0x2f)
-        aad += persistentRef
+        persistentRef.withUnsafeBytes { aad.append(contentsOf: $0) }
         return aad
     }
 
@@ -138,7 +138,7 @@ enum ItemSealer {
         aad.append(0x2f)
         aad += String(protection.rawValue).utf8
         aad.append(0x2f)
-        aad += persistentRef
+        persistentRef.withUnsafeBytes { aad.append(contentsOf: $0) }
         return aad
     }
 }
