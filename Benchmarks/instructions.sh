@@ -1,0 +1,63 @@
+#!/bin/bash
+# CPU instructions per SecItemAdd, counted by valgrind's callgrind: a figure that does not move
+# with this shared machine's fast and slow phases, for comparing two versions of the engine.
+#
+#   Benchmarks/instructions.sh                 this working tree
+#   Benchmarks/instructions.sh REV [REV...]    each git revision (built in a temporary worktree),
+#                                              then this working tree, side by side
+#   --no-install                               skip apt-get (valgrind already installed)
+#
+# Each version's release keychain-bench fills a fresh keychain on tmpfs to 1,000 and to 2,000
+# items under callgrind; (instructions at 2,000 - at 1,000) / 1,000 is the cost of one add,
+# start-up and keychain creation cancelled out. User-space instructions only (SQLite, the Swift
+# runtime, Foundation and swift-crypto included; the kernel's side of fsync and locks is not).
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/.." && pwd)
+INSTALL=1; REVS=()
+for a in "$@"; do
+  case "$a" in
+    --no-install) INSTALL=0 ;;
+    -*) echo "usage: $0 [--no-install] [REV...]" >&2; exit 2 ;;
+    *) REVS+=("$a") ;;
+  esac
+done
+if [ "$INSTALL" = 1 ] && ! command -v valgrind > /dev/null; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends valgrind > /dev/null
+fi
+WORK=$(mktemp -d /dev/shm/swift-keychain-instructions.XXXXXX)
+trap 'rm -rf "$WORK"; for r in "${REVS[@]}"; do git -C "$ROOT" worktree remove --force "$WORK-$r" 2>/dev/null || true; done' EXIT
+
+# Builds the bench of the package at $1 (its Benchmarks/ folder) and prints its path, with the
+# debug information removed (valgrind 3.19 cannot read what Swift 6.3 writes; symbols stay).
+build() {
+  local package=$1 out=$2
+  rm -f "$package"/Benchmarks/.build/*/release/description.json
+  (cd "$package/Benchmarks" && swift build -c release --product keychain-bench 2>&1 | grep -E "error:" >&2 || true)
+  strip --strip-debug -o "$out" "$package/Benchmarks/.build/release/keychain-bench"
+}
+
+# Instructions of one fill to $2 items with binary $1.
+count() {
+  local dir; dir=$(mktemp -d "$WORK/fill.XXXXXX")
+  valgrind --tool=callgrind --callgrind-out-file="$dir/out" "$1" fill --keychain "$dir/k.keychain-db" \
+    --device-key "$dir/device-key" --items "$2" > /dev/null 2> "$dir/err"
+  grep -E "^(summary|totals):" "$dir/out" | head -1 | awk '{print $2}'
+  rm -rf "$dir"
+}
+
+measure() {
+  local binary=$1 name=$2 a b
+  a=$(count "$binary" 1000); b=$(count "$binary" 2000)
+  echo "$name: $(( (b - a) / 1000 )) instructions per SecItemAdd"
+}
+
+for r in "${REVS[@]}"; do
+  git -C "$ROOT" worktree add -q --detach "$WORK-$r" "$r"
+  build "$WORK-$r" "$WORK/bench-$r"
+  measure "$WORK/bench-$r" "$r ($(git -C "$ROOT" rev-parse --short "$r"))"
+done
+build "$ROOT" "$WORK/bench-tree"
+measure "$WORK/bench-tree" "working tree"
