@@ -268,11 +268,24 @@ import Testing
         }
     }
 
-    @Test("kSecUseAuthenticationContext that is not an LAContext is errSecParam")
+    @Test("kSecUseAuthenticationContext that is not an LAContext cannot be externalised: errSecAuthFailed in every call, and nothing changes")
     func contextMustBeLAContext() throws {
         try withKeychain { () throws in
             #expect(add(protectedItem) == errSecSuccess)
-            #expect(copyMatching(readQuery.with([kSecUseAuthenticationContext: "context"])).status == errSecParam)
+            for notAContext: Any in ["context", Data([1, 2, 3]), 42] {
+                #expect(copyMatching(readQuery.with([kSecUseAuthenticationContext: notAContext])).status == errSecAuthFailed)
+                #expect(update(base.with([kSecUseAuthenticationContext: notAContext]), item([kSecAttrLabel: "changed"])) == errSecAuthFailed)
+                #expect(delete(base.with([kSecUseAuthenticationContext: notAContext])) == errSecAuthFailed)
+            }
+            // Nothing was deleted.
+            #expect(delete(base) == errSecSuccess)
+        }
+    }
+
+    @Test("kSecUseCredentialReference takes data; anything else is errSecParam")
+    func credentialReferenceMustBeData() throws {
+        try withKeychain { () throws in
+            #expect(copyMatching(readQuery.with([kSecUseCredentialReference: "reference"])).status == errSecParam)
         }
     }
 }

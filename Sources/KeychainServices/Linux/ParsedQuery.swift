@@ -79,6 +79,9 @@ struct ParsedQuery {
     var authenticationUI: String?
     var operationPrompt: String?
     var authenticationContext: AnyObject?
+    /// Whether `authenticationContext` came from `kSecUseCredentialReference` (its externalised
+    /// form, data) rather than `kSecUseAuthenticationContext` (an LAContext).
+    var authenticationContextIsCredentialReference = false
     var accessControl: SecAccessControl?
 
     var returnsAnything: Bool { returnData || returnAttributes || returnRef || returnPersistentRef }

@@ -185,6 +185,7 @@ enum QueryParser {
             guard value is Data else { throw StatusError(-50) }
             if query.authenticationContext != nil { throw StatusError(-50) }
             query.authenticationContext = value as AnyObject
+            query.authenticationContextIsCredentialReference = true
         case "u_ItemList":
             query.useItemList = true
         case "u_Tomb":

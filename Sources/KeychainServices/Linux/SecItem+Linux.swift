@@ -105,6 +105,7 @@ enum SecItemImplementation {
             let query = try QueryParser.parse(dictionary, for: .delete)
             // Delete always acts on every match, so any search key (even kSecMatchLimitAll) is refused.
             if !query.matchKeys.isEmpty || query.limit != nil || query.isAuthenticationSkip { throw StatusError(-50) }
+            try checkAuthenticationContext(query)
             if let reference = query.persistentReference, reference.identity == nil {
                 if !query.attributes.isEmpty { throw StatusError(-50) }
                 throw StatusError(-25300)
@@ -133,11 +134,13 @@ enum SecItemImplementation {
         return control.itemAccessControl
     }
 
-    /// `kSecUseAuthenticationContext` takes an LAContext (`kSecUseCredentialReference` its
-    /// externalised form, which no context here has: it is accepted and proves nothing).
+    /// `kSecUseAuthenticationContext` takes an LAContext, which Security's client turns into its
+    /// externalised form before anything else; anything else cannot be externalised, which is
+    /// errSecAuthFailed (APPLE-SEMANTICS §1). `kSecUseCredentialReference` is that form (data,
+    /// checked by the parser), which no context here has: it is accepted and proves nothing.
     private static func checkAuthenticationContext(_ query: ParsedQuery) throws(StatusError) {
-        guard let context = query.authenticationContext else { return }
-        if !(context is LAContext) && !(context is NSData) { throw StatusError(-50) }
+        guard let context = query.authenticationContext, !query.authenticationContextIsCredentialReference else { return }
+        if !(context is LAContext) { throw StatusError(-25293) }
     }
 
     /// Search keys that only make sense for some classes (APPLE-SEMANTICS §3.6).
