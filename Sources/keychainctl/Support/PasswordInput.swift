@@ -40,8 +40,11 @@ enum PasswordInput {
         let input = tty >= 0 ? tty : STDIN_FILENO
         let output = tty >= 0 ? tty : STDERR_FILENO
         defer { if tty >= 0 { close(tty) } }
-        Console.write(output, Array(prompt.utf8))
+        // Echo goes off before the prompt is shown: a user who types as soon as the prompt
+        // appears must not see the password echoed, nor lose it to the flush that comes with
+        // the switch (TCSAFLUSH drops only what was typed before the prompt).
         let restore = EchoGuard(fd: input)
+        Console.write(output, Array(prompt.utf8))
         let line = Console.readLine(fd: input)
         restore.restore()
         Console.write(output, Array("\n".utf8))
