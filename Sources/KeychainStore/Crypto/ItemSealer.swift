@@ -31,13 +31,13 @@ enum ItemSealer {
             let contentNonce = try AES.GCM.Nonce(data: random[32..<44])
             let content = try AES.GCM.seal(plaintext, using: itemKey, nonce: contentNonce,
                                            authenticating: contentAAD(part, table, persistentRef, format))
-            let wrapped = try AES.GCM.seal(random[0..<32], using: classKey, nonce: AES.GCM.Nonce(data: random[44..<56]),
-                                           authenticating: wrapAAD(part, table, persistentRef, protection))
+            let wrapped = try wrap(random[0..<32], part: part, table: table, persistentRef: persistentRef,
+                                   protection: protection, classKey: classKey, nonce: AES.GCM.Nonce(data: random[44..<56]))
             // One buffer, then one Data: the format byte, the wrapped key, the content box.
             var out: [UInt8] = []
             out.reserveCapacity(1 + wrappedKeyLength + 28 + plaintext.count)
             out.append(format)
-            out += wrapped.combined!
+            out += wrapped
             out += content.combined!
             return Data(out)
         } catch {
@@ -67,7 +67,7 @@ enum ItemSealer {
                                  protection: old, classKey: oldKey)
         let rewrapped: Data
         do {
-            rewrapped = try wrap(itemKey, part: part, table: table, persistentRef: persistentRef,
+            rewrapped = try wrap(itemKey.withUnsafeBytes { Data($0) }, part: part, table: table, persistentRef: persistentRef,
                                  protection: new, classKey: newKey)
         } catch {
             throw .allocate("encryption failed")
@@ -89,11 +89,11 @@ enum ItemSealer {
         return (sealed[start..<start + wrappedKeyLength], sealed[(start + wrappedKeyLength)...])
     }
 
-    private static func wrap(_ itemKey: SymmetricKey, part: Part, table: String, persistentRef: Data,
+    /// The item key's bytes sealed under the class key: nonce ‖ ciphertext ‖ tag.
+    private static func wrap(_ itemKey: some DataProtocol, part: Part, table: String, persistentRef: Data,
                              protection: ProtectionClass, classKey: SymmetricKey, nonce: AES.GCM.Nonce? = nil) throws -> Data {
-        let bytes = itemKey.withUnsafeBytes { Data($0) }
-        return try AES.GCM.seal(bytes, using: classKey, nonce: nonce ?? AES.GCM.Nonce(),
-                                authenticating: wrapAAD(part, table, persistentRef, protection)).combined!
+        try AES.GCM.seal(itemKey, using: classKey, nonce: nonce ?? AES.GCM.Nonce(),
+                         authenticating: wrapAAD(part, table, persistentRef, protection)).combined!
     }
 
     private static func unwrap(_ wrapped: Data, part: Part, table: String, persistentRef: Data,

@@ -63,18 +63,8 @@ final class SQLiteConnection {
         }
         #endif
         // Prepared once and kept, like every other statement: sqlite3_exec would parse the SQL
-        // again on each call, twice per operation.
-        let statement: SQLiteStatement
-        if let cached = statements[sql] {
-            statement = cached
-        } else {
-            var raw: OpaquePointer?
-            let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
-            guard rc == SQLITE_OK, let raw else { throw SQLiteConnection.error(rc, handle, context: "prepare") }
-            statement = SQLiteStatement(raw, connection: self)
-            statements[sql] = statement
-        }
-        let rc = statement.runControl()
+        // again on each call, twice per operation. Not lent: it resets itself as it runs.
+        let rc = try prepared(sql).runControl()
         guard rc == SQLITE_DONE || rc == SQLITE_OK else {
             throw SQLiteConnection.error(rc, handle, context: point == .begin ? "begin" : "commit")
         }
@@ -84,17 +74,20 @@ final class SQLiteConnection {
 
     /// A prepared statement for `sql`, reused across calls (reset and cleared of bindings).
     func statement(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
-        if let cached = statements[sql] {
-            cached.reset()
-            lent.append(cached)
-            return cached
-        }
+        let statement = try prepared(sql)
+        statement.reset()
+        lent.append(statement)
+        return statement
+    }
+
+    /// The cached statement for `sql`, prepared on first use.
+    private func prepared(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
+        if let cached = statements[sql] { return cached }
         var raw: OpaquePointer?
         let rc = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil)
         guard rc == SQLITE_OK, let raw else { throw SQLiteConnection.error(rc, handle, context: "prepare") }
         let statement = SQLiteStatement(raw, connection: self)
         statements[sql] = statement
-        lent.append(statement)
         return statement
     }
 

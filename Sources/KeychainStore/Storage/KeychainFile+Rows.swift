@@ -47,7 +47,7 @@ extension KeychainFile.State {
                     throw .missingEntitlement(group: value.stringValue ?? "?")
                 }
                 conditions.append("agrp = ?")
-                arguments.append(.blob(index.index("agrp", value, kind: .string)))
+                arguments.append(.blob(groupIndex(group)))
             case "pdmn":
                 conditions.append("keyclass = ?")
                 arguments.append(.integer(Int64(value.stringValue.flatMap(ProtectionClass.init(pdmn:))?.rawValue ?? -1)))
@@ -62,16 +62,13 @@ extension KeychainFile.State {
                     postFilters.append((name, value, attribute.kind))
                     continue
                 }
-                let blind = name == table.lookupPair.0
-                    ? pairFirstIndex(name, value.matchBytes(for: attribute.kind))
-                    : index.index(name, value, kind: attribute.kind)
                 if name == table.lookupPair.0 {
-                    pairFirst = blind
+                    pairFirst = rememberedIndex(name, matchBytes: value.matchBytes(for: attribute.kind))
                 } else if name == table.lookupPair.1 {
-                    pairSecond = blind
+                    pairSecond = index.index(name, value, kind: attribute.kind)
                 } else {
                     conditions.append("\(attribute.columnName) = ?")
-                    arguments.append(.blob(blind))
+                    arguments.append(.blob(index.index(name, value, kind: attribute.kind)))
                 }
             }
             indexedFilters.append((name, value, attribute.kind))
@@ -157,25 +154,22 @@ extension KeychainFile.State {
         return rows
     }
 
-    /// The blind index of an access group, remembered: a caller's groups are the same on every call.
-    func groupIndex(_ group: String) -> Data {
-        if let known = groupIndexes[group] { return known }
-        let computed = index.index("agrp", .string(group), kind: .string)
-        if groupIndexes.count < 256 { groupIndexes[group] = computed }
+    /// The blind index of a value that many calls repeat, remembered: a caller's access groups,
+    /// and the lookup pair's first half (an application has a few services for many items).
+    /// Each would otherwise cost an HMAC per call (a few percent of one). Bounded; emptied when
+    /// full, so a caller cycling through many values only loses the saving.
+    func rememberedIndex(_ name: String, matchBytes: [UInt8]) -> Data {
+        let key = KeychainFile.RememberedIndexKey(name: name, bytes: matchBytes)
+        if let known = rememberedIndexes[key] { return known }
+        let computed = index.index(name, matchBytes: matchBytes)
+        if rememberedIndexes.count >= 256 { rememberedIndexes.removeAll(keepingCapacity: true) }
+        rememberedIndexes[key] = computed
         return computed
     }
 
-    /// The blind index of a value of the lookup pair's first half (a service, a server...),
-    /// remembered: an application uses a few services for many items, and every add, lookup and
-    /// update by service would otherwise compute the same HMAC again (a few percent of a call).
-    /// Bounded; emptied when full.
-    func pairFirstIndex(_ name: String, _ matchBytes: [UInt8]) -> Data {
-        let key = KeychainFile.PairIndexKey(name: name, bytes: matchBytes)
-        if let known = pairIndexes[key] { return known }
-        let computed = index.index(name, matchBytes: matchBytes)
-        if pairIndexes.count >= 64 { pairIndexes.removeAll(keepingCapacity: true) }
-        pairIndexes[key] = computed
-        return computed
+    /// The blind index of an access group (remembered).
+    func groupIndex(_ group: String) -> Data {
+        rememberedIndex("agrp", matchBytes: AttributeValue.string(group).matchBytes(for: .string))
     }
 
     /// Whether the decrypted attributes hold `filter`'s value (sync and tomb as 0/1 flags).
@@ -297,7 +291,7 @@ extension KeychainFile.State {
         var parts: [(name: String, bytes: [UInt8])] = []
         parts.reserveCapacity(table.primaryKeyAttributes.count)
         // The pair's halves are primary-key attributes: their columns' indexes are MACs of the
-        // same bytes (16 zero bytes for an absent half, as ``columnIndex(_:_:_:)`` gives).
+        // same bytes (16 zero bytes for an absent half, as the schema upgrade fills it).
         var pair = [Data(count: 16), Data(count: 16)]
         for attribute in table.primaryKeyAttributes {
             let present = attributes[attribute.name]
@@ -305,7 +299,7 @@ extension KeychainFile.State {
             parts.append((attribute.name, bytes))
             guard present != nil else { continue }
             if attribute.name == table.lookupPair.0 {
-                pair[0] = pairFirstIndex(attribute.name, bytes)
+                pair[0] = rememberedIndex(attribute.name, matchBytes: bytes)
             } else if attribute.name == table.lookupPair.1 {
                 pair[1] = index.index(attribute.name, matchBytes: bytes)
             }
@@ -316,13 +310,6 @@ extension KeychainFile.State {
         key += pair[1]
         key += index.primaryKey(table.name, parts)
         return Data(key)
-    }
-
-    /// What the `i_<name>` column holds for `value`; 16 zero bytes where the column is NULL (the
-    /// schema upgrade fills a missing pair half the same way).
-    func columnIndex(_ table: ItemTable, _ name: String, _ value: AttributeValue?) -> Data {
-        guard let value, let attribute = table.schema.attribute(name) else { return Data(count: 16) }
-        return index.index(name, value, kind: attribute.kind)
     }
 
     /// The range of `pk` values whose items have the pair's first half `first` and, when given,

@@ -39,11 +39,8 @@ public final class KeychainFile: Sendable {
         let deviceKey: DeviceKey
         /// Unlock state shared with the user's other processes (see KeychainFile+Lock.swift).
         var unlock: UnlockState
-        /// Blind indexes of access groups already computed (``groupIndex(_:)``).
-        var groupIndexes: [String: Data] = [:]
-        /// Blind indexes of services (and the other classes' first pair halves) already
-        /// computed (``pairFirstIndex(_:_:)``).
-        var pairIndexes: [PairIndexKey: Data] = [:]
+        /// Blind indexes of few-valued attributes already computed (``rememberedIndex(_:matchBytes:)``).
+        var rememberedIndexes: [RememberedIndexKey: Data] = [:]
 
         init(db: SQLiteConnection, keybag: Keybag, keychainID: Data, deviceKey: DeviceKey) {
             self.db = db
@@ -56,7 +53,7 @@ public final class KeychainFile: Sendable {
     }
 
     /// A remembered blind index's input: the attribute and its value's match bytes.
-    struct PairIndexKey: Hashable {
+    struct RememberedIndexKey: Hashable {
         let name: String
         let bytes: [UInt8]
     }
