@@ -17,6 +17,22 @@ import Testing
             .map { String(decoding: $0.secret ?? Data(), as: UTF8.self) }
     }
 
+    /// The number of entries in genp's table of references that do not name their row.
+    func referenceEntries(_ file: KeychainFile) throws -> Int64 {
+        let db = try SQLiteConnection(path: file.url.path)
+        let statement = try db.statement("SELECT count(*) FROM genp_refs")
+        _ = try statement.step()
+        defer { statement.reset() }
+        return statement.int64(0)
+    }
+
+    /// A backup of `keychain`'s exportable items, written next to it.
+    func backup(_ keychain: TestKeychain) throws -> URL {
+        let url = keychain.directory.appendingPathComponent("keychain.backup")
+        _ = try keychain.file.exportBackup(to: url, password: "backup-password")
+        return url
+    }
+
     func rowids(_ keychain: TestKeychain) throws -> [Int64] {
         let db = try SQLiteConnection(path: keychain.file.url.path)
         let statement = try db.statement("SELECT rowid FROM genp ORDER BY rowid")
@@ -70,22 +86,13 @@ import Testing
     func restoredReference() throws {
         let source = try TestKeychain()
         let original = try add(source.file, "travelling")
-        let backup = source.directory.appendingPathComponent("keychain.backup")
-        _ = try source.file.exportBackup(to: backup, password: "backup-password")
         let target = try TestKeychain()
         _ = try add(target.file, "local")
-        #expect(try target.file.importBackup(from: backup, password: "backup-password") == 1)
+        #expect(try target.file.importBackup(from: try backup(source), password: "backup-password") == 1)
         #expect(try find(target.file, original.persistentReference) == ["secret-travelling"])
-        func entries() throws -> Int64 {
-            let db = try SQLiteConnection(path: target.file.url.path)
-            let statement = try db.statement("SELECT count(*) FROM genp_refs")
-            _ = try statement.step()
-            defer { statement.reset() }
-            return statement.int64(0)
-        }
-        #expect(try entries() == 1)
+        #expect(try referenceEntries(target.file) == 1)
         _ = try target.file.delete(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("travelling")]), identity: .unconfigured)
-        #expect(try entries() == 0)
+        #expect(try referenceEntries(target.file) == 0)
         #expect(try find(target.file, original.persistentReference).isEmpty)
     }
 
@@ -93,8 +100,7 @@ import Testing
     func restoredReferenceInUse() throws {
         let keychain = try TestKeychain()
         let original = try add(keychain.file, "renamed")
-        let backup = keychain.directory.appendingPathComponent("keychain.backup")
-        _ = try keychain.file.exportBackup(to: backup, password: "backup-password")
+        let backup = try backup(keychain)
         // The item moves to another primary key, so the backup's copy is a new item here.
         _ = try keychain.file.update(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("renamed")]),
                                      changes: ["acct": .string("moved")], secret: nil, identity: .unconfigured)
@@ -103,6 +109,27 @@ import Testing
         let all = try keychain.file.find(ItemQuery(itemClass: .genericPassword), identity: .unconfigured, limit: nil, includeSecrets: false)
         #expect(all.count == 2)
         #expect(Set(all.map(\.persistentReference)).count == 2)
+    }
+
+    @Test("Removing the password deletes passcode-only items together with their _refs entries; the others keep theirs")
+    func bulkDeletePrunesReferences() throws {
+        let keychain = try TestKeychain()
+        try keychain.file.setPassword("pw", currentPassword: nil)
+        let kept = try keychain.file.add(.genericPassword, attributes: ["acct": .string("kept"), "svce": .string("s")],
+                                         secret: Data("secret-kept".utf8), identity: .unconfigured)
+        _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("passcode"), "svce": .string("s"), "pdmn": .string("akpu")],
+                                  secret: Data("secret-passcode".utf8), identity: .unconfigured)
+        // An older keychain's rows, whose references do not name them, each with a _refs entry.
+        do {
+            let db = try SQLiteConnection(path: keychain.file.url.path)
+            try SchemaUpgradeTests.schema3(db)
+            try db.close()
+        }
+        let reopened = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)
+        #expect(try referenceEntries(reopened) == 2)
+        try reopened.setPassword(nil, currentPassword: "pw")
+        #expect(try referenceEntries(reopened) == 1)
+        #expect(try find(reopened, kept.persistentReference) == ["secret-kept"])
     }
 
     @Test("A lookup by reference reads rows by number, never scanning the table")

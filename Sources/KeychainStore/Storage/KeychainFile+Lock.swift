@@ -101,8 +101,8 @@ extension KeychainFile {
                     try state.removePresenceKey()
                     try state.storeClassKeys(all, wrapping: .deviceKey, with: state.deviceKey.key)
                     for itemClass in ItemClass.allCases {
-                        try state.db.statement("DELETE FROM \(itemClass.code) WHERE keyclass = ?")
-                            .run([.integer(Int64(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue))])
+                        try state.deleteRows(ItemTable(itemClass), where: "keyclass = ?",
+                                             [.integer(Int64(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue))])
                     }
                     try state.db.statement("DELETE FROM settings WHERE name = 'password-kdf'").run()
                 }

@@ -98,7 +98,7 @@ extension KeychainFile.State {
         try db.statement("DELETE FROM keybag WHERE class = ?").run([.integer(Self.presenceRow)])
         try db.statement("DELETE FROM settings WHERE name = ?").run([.text(Self.presencePublicSetting)])
         for itemClass in ItemClass.allCases {
-            try db.statement("DELETE FROM \(itemClass.code) WHERE substr(secret, 1, 1) = x'02'").run()
+            try deleteRows(ItemTable(itemClass), where: "substr(secret, 1, 1) = x'02'")
         }
     }
 

@@ -62,4 +62,17 @@ extension KeychainFile.State {
         defer { statement.reset() }
         return try statement.step()
     }
+
+    /// Deletes every row of `table` that meets `condition` (SQL over its columns), then the
+    /// `_refs` entries that no longer name a row, so that bulk deletes (removing a password)
+    /// leave none behind. One row at a time goes through ``deleteRow(_:rowid:persistentReference:)``.
+    func deleteRows(_ table: ItemTable, where condition: String, _ arguments: [SQLiteStatement.Value] = []) throws(KeychainStoreError) {
+        try db.statement("DELETE FROM \(table.name) WHERE \(condition)").run(arguments)
+        guard db.changes > 0 else { return }
+        let refs = table.referencesName
+        try db.statement("""
+            DELETE FROM \(refs) WHERE NOT EXISTS \
+            (SELECT 1 FROM \(table.name) WHERE \(table.name).rowid = \(refs).rowid AND \(table.name).persistref = \(refs).persistref)
+            """).run()
+    }
 }
