@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 @testable import KeychainStore
 import KeychainTestSupport
@@ -47,11 +48,19 @@ import Testing
         #expect(read(keychain.file, authorize: { _ in .credential(credential) }) == -26275)
     }
 
-    @Test("A presence public key replaced in the file is refused when the next protected item is added")
+    @Test("A keybag changed in the file without the device key is refused when the next protected item is added")
     func swappedPublicKey() throws {
         let keychain = try protectedKeychain()
         let db = try SQLiteConnection(path: keychain.file.url.path)
-        try db.execute("UPDATE settings SET value = x'00' || substr(value, 2) WHERE name = 'presence-public'")
+        let id = try #require(try KeychainFile.setting(KeychainFile.keychainIDSetting, db))
+        var record = try KeybagRecord.open(try #require(try KeychainFile.setting(KeybagRecord.settingName, db)),
+                                           deviceKey: keychain.deviceKey, keychainID: id)
+        db.resetAll()
+        record.presence?.publicKey = Curve25519.KeyAgreement.PrivateKey().publicKey.rawRepresentation
+        record.generation += 1
+        // Sealed under a key that is not the device key: all someone without it can write.
+        try db.statement("UPDATE settings SET value = ? WHERE name = ?")
+            .run([.blob(record.sealed(deviceKey: .random(), keychainID: id)), .text(KeybagRecord.settingName)])
         try db.close()
         #expect(throws: KeychainStoreError.self) {
             _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("b"), "svce": .string("s")],

@@ -103,7 +103,7 @@ struct ReliabilityFileFaultTests {
     @Test("A fault while creating a keychain leaves no keychain file, and the next open creates a whole one",
           arguments: [FaultPlan.Rule(.random, result: EIO),
                       FaultPlan.Rule(.sqliteCommit, result: SQLiteCode.full),
-                      FaultPlan.Rule(.sqliteStep, result: SQLiteCode.ioerrWrite, skip: 3, statements: .writes),
+                      FaultPlan.Rule(.sqliteStep, result: SQLiteCode.ioerrWrite, skip: 1, statements: .writes),
                       FaultPlan.Rule(.fileSync, result: EIO)])
     func keychainCreationFault(rule: FaultPlan.Rule) throws {
         let directory = try Self.scratch()

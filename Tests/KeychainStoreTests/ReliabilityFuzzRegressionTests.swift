@@ -5,7 +5,7 @@ import Testing
 /// Inputs the fuzz targets (Fuzz/) found, kept as tests so they stay fixed.
 @Suite("Reliability: fuzzing findings stay fixed")
 struct ReliabilityFuzzRegressionTests {
-    static let key = Keybag.generate().classKeys[.always]!
+    static let key = try! Keybag.generate(deviceKey: .random(), keychainID: Data(count: 16)).classKeys[.always]!
     static let reference = Data(repeating: 7, count: 16)
 
     @Test("Whatever ItemSealer seals opens again, down to an empty plaintext (FuzzDecoders input 0xfd)")

@@ -51,10 +51,7 @@ struct ReliabilitySecretsTests {
             }
             // The key derived from the password, which unwraps the class keys at unlock.
             let passwordKey = try file.withState { state throws(KeychainStoreError) -> Data in
-                guard let encoded = try KeychainFile.setting("password-kdf", state.db) else { throw .internal("no parameters") }
-                return try PasswordKeyParameters(encoded: encoded)
-                    .deriveKey(password: password, deviceKey: deviceKey, keychainID: state.keychainID)
-                    .withUnsafeBytes { Data($0) }
+                try state.passwordKey(password).withUnsafeBytes { Data($0) }
             }
             needles["password key"] = passwordKey
             needles["password key tail"] = passwordKey.suffix(16)

@@ -122,7 +122,7 @@ import Testing
         // An older keychain's rows, whose references do not name them, each with a _refs entry.
         do {
             let db = try SQLiteConnection(path: keychain.file.url.path)
-            try SchemaUpgradeTests.schema3(db)
+            try SchemaUpgradeTests.schema3(db, deviceKey: keychain.deviceKey)
             try db.close()
         }
         let reopened = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)

@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 @testable import KeychainStore
 import KeychainTestSupport
@@ -10,7 +11,8 @@ import Testing
     /// Turns a new keychain's genp table into schema 3's: `persistref` UNIQUE, no `genp_refs`,
     /// and every row renumbered, so that no reference names its row, as in a keychain made
     /// before schema 4 (whose references were random).
-    static func schema3(_ db: SQLiteConnection) throws {
+    static func schema3(_ db: SQLiteConnection, deviceKey: DeviceKey) throws {
+        try legacyKeybag(db, deviceKey: deviceKey)
         let statement = try db.statement("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'genp'")
         _ = try statement.step()
         let create = try #require(statement.text(0))
@@ -25,6 +27,38 @@ import Testing
             \(ItemTable(.genericPassword).indexSQL.joined(separator: "\n"))
             PRAGMA user_version = 3;
             """)
+    }
+
+    /// Puts the keybag back the way schemas 1 to 4 kept it: one `keybag` row per class (and one
+    /// for the presence key's private half), the index key, password parameters, idle timeout and
+    /// presence public key as separate `settings` rows. The wrappings are the record's own.
+    static func legacyKeybag(_ db: SQLiteConnection, deviceKey: DeviceKey) throws {
+        let id = try #require(try KeychainFile.setting(KeychainFile.keychainIDSetting, db))
+        let record = try KeybagRecord.open(try #require(try KeychainFile.setting(KeybagRecord.settingName, db)),
+                                           deviceKey: deviceKey, keychainID: id)
+        db.resetAll()
+        try db.execute("CREATE TABLE keybag (class INTEGER PRIMARY KEY, wrapping INTEGER NOT NULL, wrapped BLOB NOT NULL)")
+        let insertClass = try db.statement("INSERT INTO keybag (class, wrapping, wrapped) VALUES (?, ?, ?)")
+        for (protection, entry) in record.classes {
+            try insertClass.run([.integer(Int64(protection.rawValue)), .integer(entry.wrapping.rawValue), .blob(entry.wrapped)])
+        }
+        let insertSetting = try db.statement("INSERT INTO settings (name, value) VALUES (?, ?)")
+        try insertSetting.run([.text(LegacyKeybag.indexKeySetting), .blob(record.wrappedIndexKey)])
+        if let parameters = record.passwordParameters {
+            try insertSetting.run([.text(LegacyKeybag.passwordParametersSetting), .blob(parameters)])
+        }
+        if let timeout = record.lockTimeout {
+            try insertSetting.run([.text(LegacyKeybag.lockTimeoutSetting), .blob(withUnsafeBytes(of: timeout.littleEndian) { Data($0) })])
+        }
+        if let presence = record.presence {
+            try insertClass.run([.integer(LegacyKeybag.presenceRow), .integer(Keybag.Wrapping.passwordKey.rawValue),
+                                 .blob(presence.wrappedPrivate)])
+            let wrappedPublic = try Keybag.wrap(SymmetricKey(data: presence.publicKey), with: deviceKey.key,
+                                                label: LegacyKeybag.presencePublicSetting, keychainID: id)
+            try insertSetting.run([.text(LegacyKeybag.presencePublicSetting), .blob(wrappedPublic)])
+        }
+        try db.statement("DELETE FROM settings WHERE name = ?").run([.text(KeybagRecord.settingName)])
+        db.resetAll()
     }
 
     /// The genp indexes schema 1 had (one per primary-key attribute and the label, the access
@@ -84,7 +118,7 @@ import Testing
         let path = keychain.file.url.path
         do {
             let db = try SQLiteConnection(path: path)
-            try Self.schema3(db)
+            try Self.schema3(db, deviceKey: keychain.deviceKey)
             try db.execute(older)
             try db.close()
         }

@@ -4,11 +4,15 @@ import Crypto
 /// Encrypts an item's two parts (attributes, secret) with AES-256-GCM under fresh per-item keys,
 /// each wrapped by the item's protection-class key.
 ///
-/// A sealed part is: format byte (1, or 2 for a secret whose plaintext is itself sealed to the
-/// presence key, see ``PresenceSeal``) ‖ wrapped key (nonce, 32-byte key, tag = 60 bytes) ‖ sealed
+/// A sealed part is: format byte ‖ wrapped key (nonce, 32-byte key, tag = 60 bytes) ‖ sealed
 /// content (nonce ‖ ciphertext ‖ tag). The row's identity (table, persistent reference) is
 /// authenticated data of the content, and the protection class is authenticated data of the key
 /// wrap, so a blob copied to another row or relabelled with another class fails to open.
+///
+/// Format bytes: 1, a plain part; 2, a secret whose plaintext is itself sealed to the presence
+/// key (``PresenceSeal``); 3, attributes whose plaintext begins with the ``SecretBinding`` of the
+/// secret written with them (every attribute blob written since schema 5; 1 is still read, for
+/// items not written since). The format byte is authenticated with the content.
 enum ItemSealer {
     enum Part: String { case attributes = "meta", secret = "secret" }
 
@@ -16,9 +20,17 @@ enum ItemSealer {
 
     static let plainFormat: UInt8 = 1
     static let presenceFormat: UInt8 = 2
+    static let boundFormat: UInt8 = 3
 
     /// Whether a sealed secret also needs the presence key (format 2).
     static func isPresenceSealed(_ sealed: Data?) -> Bool { sealed?.first == presenceFormat }
+
+    /// The content nonce of a sealed part (random for every seal), or nil when it is too short.
+    static func contentNonce(_ sealed: Data) -> [UInt8]? {
+        let start = sealed.startIndex + 1 + wrappedKeyLength
+        guard sealed.count >= 1 + wrappedKeyLength + 28 else { return nil }
+        return [UInt8](sealed[start..<start + SecretBinding.nonceLength])
+    }
 
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey,
@@ -81,7 +93,8 @@ enum ItemSealer {
     private static func split(_ sealed: Data, _ part: Part) throws(KeychainStoreError) -> (Data, Data) {
         // The smallest box (empty plaintext) is a nonce and a tag: 28 bytes.
         guard sealed.count >= 1 + wrappedKeyLength + 28,
-              sealed.first == plainFormat || (sealed.first == presenceFormat && part == .secret) else {
+              sealed.first == plainFormat || (sealed.first == presenceFormat && part == .secret)
+                || (sealed.first == boundFormat && part == .attributes) else {
             throw .decode("an item blob is damaged")
         }
         // Slices share the blob's storage: no copies of what is only read.
@@ -111,14 +124,15 @@ enum ItemSealer {
     // The authenticated data is built from byte pieces rather than an interpolated string,
     // which cost an add several thousand instructions; the bytes are the same.
 
-    /// "swift-keychain/[presence/]<part>/<table>/" followed by the persistent reference.
+    /// "swift-keychain/[presence/|bound/]<part>/<table>/" followed by the persistent reference.
     private static func contentAAD(_ part: Part, _ table: String, _ persistentRef: Data, _ format: UInt8) -> [UInt8] {
         // The format byte is authenticated (for format 2), so a protected secret relabelled as a
         // plain one, or the reverse, fails to open instead of being misread.
         var aad: [UInt8] = []
         aad.reserveCapacity(48 + persistentRef.count)
         aad += "swift-keychain/".utf8
-        if format != plainFormat { aad += "presence/".utf8 }
+        if format == presenceFormat { aad += "presence/".utf8 }
+        if format == boundFormat { aad += "bound/".utf8 }
         aad += part.rawValue.utf8
         aad.append(0x2f)
         aad += table.utf8

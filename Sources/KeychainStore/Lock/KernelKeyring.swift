@@ -45,27 +45,37 @@ enum KernelKeyring {
         return .success(())
     }
 
-    /// Stores `payload` under `description`, replacing an existing key of that name; returns its serial.
-    static func add(_ description: String, _ payload: Data, in ring: Ring) -> Int32? {
+    /// Stores `payload` under `description`, replacing an existing key of that name; returns its
+    /// serial, or why the kernel refused (a full key quota, typically).
+    static func add(_ description: String, _ payload: Data, in ring: Ring) -> Result<Int32, ProbeFailure> {
         // Created in the session keyring first: a process "possesses" what it reaches from its
         // session, and only a possessor may change a new key's permissions. The user keyring is
         // not always linked from a process's session, so a key created there directly could not
         // even be read back by its creator.
         removeAll(description, in: ring)
+        #if DEBUG
+        if let injected = FaultInjection.fault(.keyringAdd) { return .failure(refusal(injected)) }
+        #endif
         let serial = payload.withUnsafeBytes { cks_add_key("user", description, $0.baseAddress, $0.count, Ring.session.id) }
-        guard serial >= 0 else { return nil }
+        guard serial >= 0 else { return .failure(refusal(errno)) }
         // Give the owning user all rights too, so the user's other processes can read it without
         // possessing it. Other users still get none; code running as the same user is outside
         // what the keyring protects against anyway (threat model).
         _ = cks_keyctl_setperm(serial, 0x3f3f_0000)
         if ring == .user {
             guard cks_keyctl_link(serial, Ring.user.id) >= 0 else {
+                let failure = refusal(errno)
                 invalidate(serial)
-                return nil
+                return .failure(failure)
             }
             _ = cks_keyctl_unlink(serial, Ring.session.id)
         }
-        return serial
+        return .success(serial)
+    }
+
+    private static func refusal(_ code: Int32) -> ProbeFailure {
+        let hint = code == EDQUOT ? " (this user's key quota is full: see /proc/sys/kernel/keys/maxkeys and maxbytes)" : ""
+        return ProbeFailure(reason: "the kernel keyring refused the unlock keys: \(String(cString: strerror(code)))\(hint)")
     }
 
     /// The serial of the key called `description` reachable from `ring`, if any.
@@ -75,12 +85,18 @@ enum KernelKeyring {
     }
 
     /// The payload of key `serial`, or nil if it expired, was invalidated or never existed.
+    /// The caller should wipe the returned bytes (``wipe(_:)``) once it has taken the keys.
     static func read(_ serial: Int32, maximumLength: Int = 256) -> Data? {
         var buffer = [UInt8](repeating: 0, count: maximumLength)
         let count = buffer.withUnsafeMutableBytes { cks_keyctl_read(serial, $0.baseAddress, $0.count) }
         defer { buffer.withUnsafeMutableBytes { cks_secure_zero($0.baseAddress, $0.count) } }
         guard count >= 0, count <= maximumLength else { return nil }
         return Data(buffer[0..<count])
+    }
+
+    /// Overwrites key material read from the keyring.
+    static func wipe(_ data: inout Data) {
+        data.withUnsafeMutableBytes { if let base = $0.baseAddress { cks_secure_zero(base, $0.count) } }
     }
 
     static func setTimeout(_ serial: Int32, seconds: UInt32) {

@@ -1,11 +1,15 @@
 import Foundation
+import Crypto
 
 /// How a keychain's unlock is shared, and the bookkeeping for it.
 ///
 /// With the kernel keyring, unlocking puts the class A keys in the session keyring (with the
 /// idle timeout as the key's expiry) and the class C keys in the user keyring (forgotten at
 /// reboot); every process of the user reads them from there, so one unlock serves them all and
-/// one lock locks them all. Without it, each process keeps its own state.
+/// one lock locks them all. A process takes them for one call at a time: it reads them at the
+/// start of every call, accepts them only if they match the keybag's check values, and drops
+/// them at the end, so a lock elsewhere leaves no class key in its memory. Without the kernel
+/// keyring, each process keeps its own state (and its keys, since nothing else holds them).
 struct UnlockState {
     enum Sharing: Equatable, Sendable {
         case kernelKeyring
@@ -16,10 +20,16 @@ struct UnlockState {
     let unlockedDescription: String
     let firstUnlockDescription: String
     var sessionSerial: Int32?
+    var firstUnlockSerial: Int32?
     /// Idle timeout in seconds; nil locks only on request.
     var lockTimeout: UInt32?
     var lastUse = Date()
     var lastTimeoutRefresh = Date.distantPast
+    /// Digests of the last payloads that passed the check values, with the keybag generation they
+    /// were checked against: the same bytes again need no new check (which costs an HMAC a key).
+    var verifiedPayloads: [String: (generation: UInt64, digest: SHA256.Digest)] = [:]
+    /// SQLite's `data_version` when the keybag was last known current.
+    var dataVersion: Int64?
 
     init(keychainID: Data) {
         let id = keychainID.map { String(format: "%02x", $0) }.joined()
@@ -33,33 +43,26 @@ struct UnlockState {
 }
 
 extension KeychainFile.State {
-    /// Brings the class keys in memory in line with the shared unlock state.
-    func refreshLockState() {
+    /// Brings the keybag and the class keys in memory in line with the file and the shared
+    /// unlock state (a password change, an unlock or lock elsewhere, an expired idle timeout).
+    func refreshLockState() throws(KeychainStoreError) {
+        try reloadKeybagIfChanged()
         guard keybag.hasPassword else { return }
         let now = Date()
         switch unlock.sharing {
         case .kernelKeyring:
-            var payload = unlock.sessionSerial.flatMap { KernelKeyring.read($0) }
-            if payload == nil, let serial = KernelKeyring.search(unlock.unlockedDescription, in: .session) {
-                unlock.sessionSerial = serial
-                payload = KernelKeyring.read(serial)
-            }
-            if let payload, keybag.importKeys(payload, Keybag.unlockedClasses) {
+            let unlocked = importShared(unlock.unlockedDescription, ring: .session, Keybag.unlockedClasses, serial: unlock.sessionSerial)
+            unlock.sessionSerial = unlocked.serial
+            if unlocked.imported {
                 // Use extends the idle timeout; refreshed at most once a second to stay cheap.
                 if let timeout = unlock.lockTimeout, let serial = unlock.sessionSerial,
                    now.timeIntervalSince(unlock.lastTimeoutRefresh) > 1 {
                     KernelKeyring.setTimeout(serial, seconds: timeout)
                     unlock.lastTimeoutRefresh = now
                 }
-            } else {
-                unlock.sessionSerial = nil
-                keybag.dropKeys(Keybag.unlockedClasses)
             }
-            if !keybag.hasKeys(Keybag.firstUnlockClasses),
-               let serial = KernelKeyring.search(unlock.firstUnlockDescription, in: .user),
-               let payload = KernelKeyring.read(serial) {
-                _ = keybag.importKeys(payload, Keybag.firstUnlockClasses)
-            }
+            unlock.firstUnlockSerial = importShared(unlock.firstUnlockDescription, ring: .user, Keybag.firstUnlockClasses,
+                                                    serial: unlock.firstUnlockSerial).serial
         case .perProcess:
             if let timeout = unlock.lockTimeout, now.timeIntervalSince(unlock.lastUse) > Double(timeout) {
                 keybag.dropKeys(Keybag.unlockedClasses)
@@ -68,17 +71,72 @@ extension KeychainFile.State {
         unlock.lastUse = now
     }
 
-    /// Publishes the unlocked keys to the user's other processes.
-    func publishUnlock() {
-        guard case .kernelKeyring = unlock.sharing else { return }
-        if let keys = keybag.export(Keybag.unlockedClasses),
-           let serial = KernelKeyring.add(unlock.unlockedDescription, keys, in: .session) {
-            unlock.sessionSerial = serial
-            if let timeout = unlock.lockTimeout { KernelKeyring.setTimeout(serial, seconds: timeout) }
-            unlock.lastTimeoutRefresh = Date()
+    /// Reads the keys of `classes` from the kernel keyring and takes them if they are this
+    /// keychain's (by the check values); otherwise those classes stay locked. Returns whether it
+    /// took them and the key's serial (remembered: reading by serial spares a search).
+    private func importShared(_ description: String, ring: KernelKeyring.Ring, _ classes: [ProtectionClass],
+                              serial known: Int32?) -> (imported: Bool, serial: Int32?) {
+        var serial = known
+        var payload = serial.flatMap { KernelKeyring.read($0) }
+        if payload == nil, let found = KernelKeyring.search(description, in: ring) {
+            serial = found
+            payload = KernelKeyring.read(found)
         }
-        if let keys = keybag.export(Keybag.firstUnlockClasses) {
-            _ = KernelKeyring.add(unlock.firstUnlockDescription, keys, in: .user)
+        guard var payload else {
+            keybag.dropKeys(classes)
+            return (false, nil)
+        }
+        defer { KernelKeyring.wipe(&payload) }
+        let digest = SHA256.hash(data: payload)
+        let generation = keybag.record.generation
+        if let known = unlock.verifiedPayloads[description], known.generation == generation, known.digest == digest,
+           keybag.importChecked(payload, classes) {
+            return (true, serial)
+        }
+        guard keybag.importVerified(payload, classes) else {
+            // Not this keychain's keys: planted by someone, or left from before a password change.
+            unlock.verifiedPayloads[description] = nil
+            keybag.dropKeys(classes)
+            return (false, serial)
+        }
+        unlock.verifiedPayloads[description] = (generation, digest)
+        return (true, serial)
+    }
+
+    /// Drops the class keys that the kernel keyring holds for every process, at the end of each
+    /// call: the next call reads them again, so a lock in another process leaves none here.
+    /// (Per-process unlocks keep theirs: nothing else holds them.)
+    func forgetSharedKeys() {
+        guard case .kernelKeyring = unlock.sharing, keybag.hasPassword else { return }
+        keybag.dropKeys(Keybag.passwordClasses)
+    }
+
+    /// Publishes the unlocked keys to the user's other processes. Throws, having withdrawn
+    /// everything, when the kernel refuses them, rather than report an unlock that would not last
+    /// past this call.
+    func publishUnlock() throws(KeychainStoreError) {
+        guard case .kernelKeyring = unlock.sharing else { return }
+        var failure: KernelKeyring.ProbeFailure?
+        if let keys = keybag.export(Keybag.unlockedClasses) {
+            switch KernelKeyring.add(unlock.unlockedDescription, keys, in: .session) {
+            case .success(let serial):
+                unlock.sessionSerial = serial
+                if let timeout = unlock.lockTimeout { KernelKeyring.setTimeout(serial, seconds: timeout) }
+                unlock.lastTimeoutRefresh = Date()
+            case .failure(let refusal):
+                failure = refusal
+            }
+        }
+        if failure == nil, let keys = keybag.export(Keybag.firstUnlockClasses) {
+            switch KernelKeyring.add(unlock.firstUnlockDescription, keys, in: .user) {
+            case .success(let serial): unlock.firstUnlockSerial = serial
+            case .failure(let refusal): failure = refusal
+            }
+        }
+        if let failure {
+            withdrawUnlock(includingFirstUnlock: false)
+            keybag.dropKeys(Keybag.passwordClasses)
+            throw .notAvailable("\(failure.reason); the keychain stays locked")
         }
     }
 
@@ -87,6 +145,9 @@ extension KeychainFile.State {
         guard case .kernelKeyring = unlock.sharing else { return }
         KernelKeyring.removeAll(unlock.unlockedDescription, in: .session)
         unlock.sessionSerial = nil
-        if includingFirstUnlock { KernelKeyring.removeAll(unlock.firstUnlockDescription, in: .user) }
+        if includingFirstUnlock {
+            KernelKeyring.removeAll(unlock.firstUnlockDescription, in: .user)
+            unlock.firstUnlockSerial = nil
+        }
     }
 }

@@ -41,17 +41,20 @@ extension KeychainFile {
     /// Unlocks the keychain for every process of the user.
     ///
     /// - Throws: `errSecAuthFailed` (-25293) for a wrong password; nothing changes then.
+    ///   `errSecNotAvailable` (-25291) when the kernel keyring refuses the keys (a full key
+    ///   quota): the keychain then stays locked rather than unlock for this call alone.
     public func unlock(password: String) throws(KeychainStoreError) {
         try withState { state throws(KeychainStoreError) in
             guard state.keybag.hasPassword else { return }
             let passwordKey = try state.passwordKey(password)
             let keys = try state.passwordWrappedKeys(passwordKey: passwordKey)
+            try state.completeCheckValues(keys)
             // A keychain whose password predates presence keys gets one at its first unlock.
-            if try KeychainFile.setting(KeychainFile.State.presencePublicSetting, state.db) == nil {
+            if state.keybag.record.presence == nil {
                 _ = try state.presenceCredential(passwordKey: passwordKey)
             }
             for (protection, key) in keys { state.keybag.setKey(key, for: protection) }
-            state.publishUnlock()
+            try state.publishUnlock()
         }
     }
 
@@ -64,83 +67,26 @@ extension KeychainFile {
         }
     }
 
-    /// Sets, changes or removes the keychain password.
-    ///
-    /// Only the class keys are re-wrapped, in one transaction, so a crash leaves either the old or
-    /// the new password working. Removing the password destroys `akpu` items and items whose
-    /// access control requires authentication, as removing a device's passcode does.
-    ///
-    /// - Parameters:
-    ///   - newPassword: the new password; nil or empty removes the password.
-    ///   - currentPassword: the current password, required when one is set.
-    /// - Throws: `errSecAuthFailed` when the current password is missing or wrong.
-    public func setPassword(_ newPassword: String?, currentPassword: String?) throws(KeychainStoreError) {
-        try withState { state throws(KeychainStoreError) in
-            var all: [ProtectionClass: SymmetricKey] = [:]
-            var presenceKey: Curve25519.KeyAgreement.PrivateKey?
-            if state.keybag.hasPassword {
-                guard let currentPassword else { throw .authFailed("the keychain has a password; give the current one") }
-                let currentKey = try state.passwordKey(currentPassword)
-                all = try state.passwordWrappedKeys(passwordKey: currentKey)
-                presenceKey = try state.existingPresenceKey(passwordKey: currentKey)
-            }
-            for protection in ProtectionClass.allCases where all[protection] == nil {
-                all[protection] = try state.keybag.key(for: protection)
-            }
-            let removing = newPassword?.isEmpty ?? true
-            if removing { all[.whenPasscodeSetThisDeviceOnly] = SymmetricKey(size: .bits256) }
-            try state.db.transaction(write: true) { () throws(KeychainStoreError) in
-                if let newPassword, !removing {
-                    let parameters = PasswordKeyParameters.fresh()
-                    let key = try parameters.deriveKey(password: newPassword, deviceKey: state.deviceKey, keychainID: state.keychainID)
-                    try state.storeClassKeys(all, wrapping: .passwordKey, with: key)
-                    // Items sealed to the presence key stay readable under the new password.
-                    try state.storePresenceKey(presenceKey ?? Curve25519.KeyAgreement.PrivateKey(), passwordKey: key)
-                    try state.putSetting("password-kdf", parameters.encoded)
-                } else {
-                    try state.removePresenceKey()
-                    try state.storeClassKeys(all, wrapping: .deviceKey, with: state.deviceKey.key)
-                    for itemClass in ItemClass.allCases {
-                        try state.deleteRows(ItemTable(itemClass), where: "keyclass = ?",
-                                             [.integer(Int64(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue))])
-                    }
-                    try state.db.statement("DELETE FROM settings WHERE name = 'password-kdf'").run()
-                }
-            }
-            for (protection, key) in all { state.keybag.setKey(key, for: protection) }
-            state.keybag.hasPassword = !removing
-            if removing {
-                state.withdrawUnlock(includingFirstUnlock: true)
-            } else {
-                state.publishUnlock()
-            }
-        }
-    }
-
     /// The idle time after which the keychain locks itself, in seconds (nil: never).
     public var lockTimeout: TimeInterval? {
         state.withLock { $0.unlock.lockTimeout.map(TimeInterval.init) }
     }
 
     /// Sets the idle timeout (like `security set-keychain-settings -t`); nil or 0 turns it off.
+    /// It is kept in the authenticated keybag, so removing it from the file is noticed.
     public func setLockTimeout(_ seconds: TimeInterval?) throws(KeychainStoreError) {
         let value = seconds.flatMap { $0 > 0 ? UInt32(min($0, Double(UInt32.max)).rounded(.up)) : nil }
         try withState { state throws(KeychainStoreError) in
-            try state.db.transaction(write: true) { () throws(KeychainStoreError) in
-                if let value {
-                    try state.putSetting("lock-timeout", withUnsafeBytes(of: value.littleEndian) { Data($0) })
-                } else {
-                    try state.db.statement("DELETE FROM settings WHERE name = 'lock-timeout'").run()
-                }
+            let written = try state.db.transaction(write: true) { () throws(KeychainStoreError) -> KeybagRecord in
+                try state.reloadKeybag()
+                var record = state.keybag.record
+                record.lockTimeout = value
+                return try state.writeKeybag(record)
             }
+            state.keybag.replaceRecord(written)
             state.unlock.lockTimeout = value
             if let value, let serial = state.unlock.sessionSerial { KernelKeyring.setTimeout(serial, seconds: value) }
         }
-    }
-
-    static func lockTimeoutSetting(_ db: SQLiteConnection) throws(KeychainStoreError) -> UInt32? {
-        guard let data = try setting("lock-timeout", db), data.count == 4 else { return nil }
-        return data.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(as: UInt32.self)) }
     }
 
     /// Removes this keychain's keys from the kernel keyring (when the keychain is deleted).
@@ -155,30 +101,30 @@ extension KeychainFile.State {
         try passwordParameters().deriveKey(password: password, deviceKey: deviceKey, keychainID: keychainID)
     }
 
-    /// Unwraps the password-protected class keys; a wrong password is `errSecAuthFailed`.
+    func passwordParameters() throws(KeychainStoreError) -> PasswordKeyParameters {
+        guard let encoded = keybag.record.passwordParameters else {
+            throw .decode("the keychain's password parameters are missing")
+        }
+        return try PasswordKeyParameters(encoded: encoded)
+    }
+
+    /// Unwraps the password-protected class keys; a wrong password is `errSecAuthFailed`. A key
+    /// that opens but does not match its check value means the keybag was tampered with.
     func passwordWrappedKeys(passwordKey key: SymmetricKey) throws(KeychainStoreError) -> [ProtectionClass: SymmetricKey] {
         var keys: [ProtectionClass: SymmetricKey] = [:]
-        let statement = try db.statement("SELECT class, wrapped FROM keybag WHERE wrapping = ?")
-        statement.bind([.integer(Keybag.Wrapping.passwordKey.rawValue)])
-        while try statement.step() {
-            guard let protection = ProtectionClass(rawValue: Int(statement.int64(0))), let wrapped = statement.blob(1) else { continue }
+        for (protection, entry) in keybag.record.classes where entry.wrapping == .passwordKey {
+            let classKey: SymmetricKey
             do {
-                keys[protection] = try Keybag.unwrap(wrapped, with: key, label: Keybag.classLabel(protection), keychainID: keychainID)
+                classKey = try Keybag.unwrap(entry.wrapped, with: key, label: Keybag.classLabel(protection), keychainID: keychainID)
             } catch {
                 throw .authFailed("the password is not correct")
             }
+            guard entry.check.isEmpty || keybag.accepts(classKey, for: protection) else {
+                throw .decode("the keychain's keybag is inconsistent (a class key does not match its check value)")
+            }
+            keys[protection] = classKey
         }
         return keys
-    }
-
-    /// Writes the password-protected classes' keys wrapped by `wrappingKey`.
-    func storeClassKeys(_ keys: [ProtectionClass: SymmetricKey], wrapping: Keybag.Wrapping, with wrappingKey: SymmetricKey) throws(KeychainStoreError) {
-        for protection in Keybag.passwordClasses {
-            guard let key = keys[protection] else { throw .internal("a class key is missing") }
-            let wrapped = try Keybag.wrap(key, with: wrappingKey, label: Keybag.classLabel(protection), keychainID: keychainID)
-            try db.statement("UPDATE keybag SET wrapping = ?, wrapped = ? WHERE class = ?")
-                .run([.integer(wrapping.rawValue), .blob(wrapped), .integer(Int64(protection.rawValue))])
-        }
     }
 
     func putSetting(_ name: String, _ value: Data) throws(KeychainStoreError) {

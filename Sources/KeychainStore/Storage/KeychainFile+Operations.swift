@@ -54,7 +54,7 @@ extension KeychainFile {
                 throw .notAvailable("items that require a passcode cannot be added to a keychain without a password")
             }
             _ = try state.keybag.key(for: protection)
-            let presenceKey = accessControl?.requiresAuthentication == true ? try state.presencePublicKey() : nil
+            let presenceKey = accessControl?.requiresAuthentication == true ? try state.presencePublicKey(for: protection) : nil
             return try state.itemTransaction { () throws(KeychainStoreError) -> StoredItem in
                 // Insert straight away and let the UNIQUE primary-key index find a clash, rather
                 // than looking first: the clash is the rare case, and the look costs every add.

@@ -28,34 +28,33 @@ extension KeychainFile {
 }
 
 extension KeychainFile.State {
-    /// The `keybag` row of the presence key's private half (not a protection class number).
-    static let presenceRow: Int64 = 100
-    static let presencePublicSetting = "presence-public"
-
-    func passwordParameters() throws(KeychainStoreError) -> PasswordKeyParameters {
-        guard let encoded = try KeychainFile.setting("password-kdf", db) else {
-            throw .decode("the keychain's password parameters are missing")
-        }
-        return try PasswordKeyParameters(encoded: encoded)
-    }
-
     /// The credential, given the key derived from the password. A keychain whose password was set
     /// before presence keys existed gets one now, once the password is proved on its class keys.
     func presenceCredential(passwordKey: SymmetricKey) throws(KeychainStoreError) -> PresenceCredential {
-        if let wrapped = try presenceRow() {
+        if let presence = keybag.record.presence {
             let raw: SymmetricKey
             do {
-                raw = try Keybag.unwrap(wrapped, with: passwordKey, label: PresenceSeal.label, keychainID: keychainID)
+                raw = try Keybag.unwrap(presence.wrappedPrivate, with: passwordKey, label: PresenceSeal.label, keychainID: keychainID)
             } catch {
                 throw .authFailed("the password is not correct")
             }
-            return try credential(raw)
+            let credential = try credential(raw)
+            // The public half items are sealed to must be this private key's.
+            guard credential.privateKey.publicKey.rawRepresentation == presence.publicKey else {
+                throw .decode("the keychain's presence key is inconsistent (its public half was replaced)")
+            }
+            return credential
         }
-        _ = try passwordWrappedKeys(passwordKey: passwordKey)
+        var keys = try passwordWrappedKeys(passwordKey: passwordKey)
+        for protection in ProtectionClass.allCases where keys[protection] == nil { keys[protection] = keybag.classKeys[protection] }
         let privateKey = Curve25519.KeyAgreement.PrivateKey()
-        try db.transaction(write: true) { () throws(KeychainStoreError) in
-            try storePresenceKey(privateKey, passwordKey: passwordKey)
+        let written = try db.transaction(write: true) { () throws(KeychainStoreError) -> KeybagRecord in
+            try reloadKeybag()
+            var record = keybag.record
+            record.presence = try presenceEntry(privateKey, passwordKey: passwordKey, classKeys: keys)
+            return try writeKeybag(record)
         }
+        keybag.replaceRecord(written)
         return PresenceCredential(keychainID: keychainID, privateKey: privateKey)
     }
 
@@ -68,51 +67,52 @@ extension KeychainFile.State {
         }
     }
 
-    private func presenceRow() throws(KeychainStoreError) -> Data? {
-        let statement = try db.statement("SELECT wrapped FROM keybag WHERE class = ?")
-        statement.bind([.integer(Self.presenceRow)])
-        return try statement.step() ? statement.blob(0) : nil
-    }
-
     /// The private half of the presence key, if `passwordKey` opens it (for a password change).
     func existingPresenceKey(passwordKey: SymmetricKey) throws(KeychainStoreError) -> Curve25519.KeyAgreement.PrivateKey? {
-        guard try presenceRow() != nil else { return nil }
+        guard keybag.record.presence != nil else { return nil }
         return try presenceCredential(passwordKey: passwordKey).privateKey
     }
 
-    /// Stores the presence key: the private half under the password key, the public half under
-    /// the device key (authenticated, so a swapped public key is noticed). Inside a transaction.
-    func storePresenceKey(_ privateKey: Curve25519.KeyAgreement.PrivateKey, passwordKey: SymmetricKey) throws(KeychainStoreError) {
-        let wrappedPrivate = try Keybag.wrap(SymmetricKey(data: privateKey.rawRepresentation), with: passwordKey,
-                                             label: PresenceSeal.label, keychainID: keychainID)
-        let wrappedPublic = try Keybag.wrap(SymmetricKey(data: privateKey.publicKey.rawRepresentation), with: deviceKey.key,
-                                            label: Self.presencePublicSetting, keychainID: keychainID)
-        try db.statement("INSERT OR REPLACE INTO keybag (class, wrapping, wrapped) VALUES (?, ?, ?)")
-            .run([.integer(Self.presenceRow), .integer(Keybag.Wrapping.passwordKey.rawValue), .blob(wrappedPrivate)])
-        try putSetting(Self.presencePublicSetting, wrappedPublic)
+    /// The keybag entry of the presence key: the private half under the password key, the public
+    /// half with its tag under each class key in `classKeys`.
+    func presenceEntry(_ privateKey: Curve25519.KeyAgreement.PrivateKey, passwordKey: SymmetricKey,
+                       classKeys: [ProtectionClass: SymmetricKey]) throws(KeychainStoreError) -> KeybagRecord.PresenceEntry {
+        let publicKey = privateKey.publicKey.rawRepresentation
+        return KeybagRecord.PresenceEntry(
+            wrappedPrivate: try Keybag.wrap(SymmetricKey(data: privateKey.rawRepresentation), with: passwordKey,
+                                            label: PresenceSeal.label, keychainID: keychainID),
+            publicKey: publicKey,
+            tags: Keybag.presenceTags(classKeys, publicKey: publicKey, keychainID: keychainID))
     }
 
-    /// Removes the presence key and every item sealed to it (with the password they depended
-    /// on gone, nothing could open them again). Inside a transaction.
-    func removePresenceKey() throws(KeychainStoreError) {
-        try db.statement("DELETE FROM keybag WHERE class = ?").run([.integer(Self.presenceRow)])
-        try db.statement("DELETE FROM settings WHERE name = ?").run([.text(Self.presencePublicSetting)])
+    /// Removes every item sealed to the presence key (with the password they depended on gone,
+    /// nothing could open them again). Inside a transaction; the caller drops the key itself.
+    func removePresenceSealedItems() throws(KeychainStoreError) {
         for itemClass in ItemClass.allCases {
             try deleteRows(ItemTable(itemClass), where: "substr(secret, 1, 1) = x'02'")
         }
     }
 
-    /// The public half, to seal a new protected item; `errSecNotAvailable` without a password.
-    func presencePublicKey() throws(KeychainStoreError) -> Curve25519.KeyAgreement.PublicKey {
+    /// The public half, to seal a new protected item of class `protection`; checked against its
+    /// tag under that class's key, so that a public key put in the file by someone without the
+    /// class key (the device key alone is not enough) is refused rather than used.
+    func presencePublicKey(for protection: ProtectionClass) throws(KeychainStoreError) -> Curve25519.KeyAgreement.PublicKey {
         guard keybag.hasPassword else {
             throw .notAvailable("items that require authentication cannot be added to a keychain without a password")
         }
-        guard let wrapped = try KeychainFile.setting(Self.presencePublicSetting, db) else {
+        guard let presence = keybag.record.presence else {
             throw .notAvailable("the keychain's presence key has not been made yet: unlock the keychain with its password once")
         }
-        let raw = try Keybag.unwrap(wrapped, with: deviceKey.key, label: Self.presencePublicSetting, keychainID: keychainID)
+        let classKey = try keybag.key(for: protection)
+        guard let tag = presence.tags[protection] else {
+            throw .notAvailable("the keychain's presence key is not yet confirmed: unlock the keychain with its password once")
+        }
+        let expected = Keybag.presenceTag(classKey, publicKey: presence.publicKey, for: protection, keychainID: keychainID)
+        guard constantTimeEqual([UInt8](tag), [UInt8](expected)) else {
+            throw .decode("the keychain's presence key does not match its tag (it was replaced in the file)")
+        }
         do {
-            return try raw.withUnsafeBytes { try Curve25519.KeyAgreement.PublicKey(rawRepresentation: $0) }
+            return try Curve25519.KeyAgreement.PublicKey(rawRepresentation: presence.publicKey)
         } catch {
             throw .decode("the keychain's presence key is damaged")
         }

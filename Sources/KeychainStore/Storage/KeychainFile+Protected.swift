@@ -58,6 +58,6 @@ extension KeychainFile.State {
             return nil
         }
         return try sealEncodedSecret(encoded, table: table, persistentReference: row.persistentReference,
-                                     protection: newProtection, presenceKey: presenceSealed ? try presencePublicKey() : nil)
+                                     protection: newProtection, presenceKey: presenceSealed ? try presencePublicKey(for: newProtection) : nil)
     }
 }

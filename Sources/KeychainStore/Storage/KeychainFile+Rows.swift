@@ -108,10 +108,18 @@ extension KeychainFile.State {
                   let meta = statement.blob(3) else { damaged += 1; continue }
             let classKey = try keybag.key(for: protection)
             let attributes: [String: AttributeValue]
+            let binding: SecretBinding?
             do {
                 let plaintext = try ItemSealer.open(meta, part: .attributes, table: table.name, persistentRef: reference,
                                                     protection: protection, classKey: classKey)
-                attributes = try AttributeCodec.decode(plaintext)
+                if meta.first == ItemSealer.boundFormat {
+                    let (decoded, start) = try SecretBinding.decode(plaintext)
+                    binding = decoded
+                    attributes = try AttributeCodec.decode(plaintext[start...])
+                } else {
+                    binding = nil  // written before schema 5: bound at its next write
+                    attributes = try AttributeCodec.decode(plaintext)
+                }
             } catch {
                 damaged += 1
                 continue
@@ -121,6 +129,9 @@ extension KeychainFile.State {
             guard indexedFilters.allSatisfy({ Self.matches(attributes, $0) }) else { damaged += 1; continue }
             guard postFilters.allSatisfy({ Self.matches(attributes, $0) }) else { continue }
             let sealedSecret = statement.blob(4)
+            // A secret that is not the one written with these attributes (an older one put back)
+            // is damage, never an answer.
+            if let binding, !binding.matches(sealedSecret) { damaged += 1; continue }
             if openSecrets && sealedSecret == nil && attributes["tomb"]?.integerValue != 1 {
                 // Every live item has a sealed secret (even "no data" is sealed); its absence is damage.
                 damaged += 1
@@ -130,8 +141,9 @@ extension KeychainFile.State {
                                  attributes: attributes, sealedSecret: sealedSecret, secret: nil)
             // A protected secret is always opened down to its presence layer, even for an
             // attribute-only read: the caller must authenticate for those too (as on Apple
-            // platforms), and the presence layer is what proves the authentication.
-            let protected = ItemSealer.isPresenceSealed(sealedSecret)
+            // platforms), and the presence layer is what proves the authentication. Whether it is
+            // protected comes from the sealed attributes (their binding), which the blob matched.
+            let protected = binding?.requiresAuthentication ?? ItemSealer.isPresenceSealed(sealedSecret)
             if (openSecrets || protected), let sealedSecret {
                 do {
                     let plaintext = try ItemSealer.open(sealedSecret, part: .secret, table: table.name, persistentRef: reference,
@@ -212,8 +224,10 @@ extension KeychainFile.State {
         case .existing(let existing): rowid = existing
         }
         let classKey = try keybag.key(for: protection)
-        let meta = try ItemSealer.seal(AttributeCodec.encode(attributes), part: .attributes, table: table.name,
-                                       persistentRef: persistentReference, protection: protection, classKey: classKey)
+        var plaintext = SecretBinding(sealedSecret: sealedSecret).encoded
+        plaintext += AttributeCodec.encode(attributes)
+        let meta = try ItemSealer.seal(Data(plaintext), part: .attributes, table: table.name, persistentRef: persistentReference,
+                                       protection: protection, classKey: classKey, format: ItemSealer.boundFormat)
         // Whether a column derived from these attributes may differ from the stored one.
         func changed(_ names: [String]) -> Bool {
             guard let previous, rowid != nil else { return true }

@@ -26,9 +26,11 @@ public final class KeychainFile: Sendable {
     /// The newest schema this code reads and writes. 2: leaner lookup indexes; 3: the primary
     /// key's index also serves lookups by the pair (service and account...), which lose their
     /// own index, as do attributes with few values (ItemTable); 4: persistent references name
-    /// their row, and `persistref` loses its index (RowReference.swift). The sealed items
-    /// themselves are the same in all four.
-    public static let schemaVersion: Int64 = 4
+    /// their row, and `persistref` loses its index (RowReference.swift); 5: the keybag and the
+    /// settings the engine trusts are one authenticated record (KeybagRecord.swift), and items
+    /// written since bind their attributes to their secret (SecretBinding.swift). Items written
+    /// under earlier schemas are read as they are.
+    public static let schemaVersion: Int64 = 5
 
     // Only ever touched while `state`'s mutex is held, which is what makes sharing it sound.
     final class State: @unchecked Sendable {
@@ -42,10 +44,11 @@ public final class KeychainFile: Sendable {
         /// Blind indexes of few-valued attributes already computed (``rememberedIndex(_:matchBytes:)``).
         var rememberedIndexes: [RememberedIndexKey: Data] = [:]
 
-        init(db: SQLiteConnection, keybag: Keybag, keychainID: Data, deviceKey: DeviceKey) {
+        init(db: SQLiteConnection, keybag: Keybag, deviceKey: DeviceKey) {
             self.db = db
             self.keybag = keybag
             self.index = BlindIndex(key: keybag.indexKey)
+            let keychainID = keybag.keychainID
             self.keychainID = keychainID
             self.deviceKey = deviceKey
             self.unlock = UnlockState(keychainID: keychainID)
@@ -62,8 +65,11 @@ public final class KeychainFile: Sendable {
     /// other processes did (an unlock or lock elsewhere, an expired idle timeout).
     func withState<T>(_ body: (State) throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
         try state.withLock { state throws(KeychainStoreError) -> T in
-            defer { state.db.resetAll() }
-            state.refreshLockState()
+            defer {
+                state.db.resetAll()
+                state.forgetSharedKeys()
+            }
+            try state.refreshLockState()
             return try body(state)
         }
     }
@@ -100,18 +106,23 @@ public final class KeychainFile: Sendable {
         if let deviceKey { key = deviceKey } else { key = try DeviceKey.load(from: DeviceKey.defaultLocation(), create: !exists) }
         if !exists { try createKeychain(at: url, deviceKey: key) }
         let header = try checkHeader(path)
-        do {
+        do throws(KeychainStoreError) {
             let db = try SQLiteConnection(path: path)
             try configure(db)
-            let (keybag, keychainID) = try loadSchema(db, path: path, deviceKey: key)
+            var keybag = try loadSchema(db, path: path, deviceKey: key)
             if header?.looksTruncated ?? false { try quickCheck(db, path: path) }
             db.resetAll()
             // Only after the file proved to be a sound keychain that this device key opens (and
             // with no statement pending, which would keep SQLite from dropping an index).
-            try upgradeSchema(db)
+            if try upgradeSchema(db, deviceKey: key) || keybag == nil {
+                keybag = try db.transaction(write: false) { () throws(KeychainStoreError) -> Keybag in
+                    try loadKeybag(db, deviceKey: key)
+                }
+            }
             db.resetAll()
-            let state = State(db: db, keybag: keybag, keychainID: keychainID, deviceKey: key)
-            state.unlock.lockTimeout = try lockTimeoutSetting(db)
+            guard let keybag else { throw KeychainStoreError.internal("the keybag was not loaded") }
+            let state = State(db: db, keybag: keybag, deviceKey: key)
+            state.unlock.lockTimeout = keybag.record.lockTimeout
             return KeychainFile(url: url, state: state)
         } catch where error.status == -26275 {
             // SQLite found the file damaged (CORRUPT, NOTADB) while opening it.
@@ -181,7 +192,7 @@ public final class KeychainFile: Sendable {
         let db = try SQLiteConnection(path: temporary)
         try configure(db)
         try db.execute("PRAGMA journal_mode = WAL")
-        _ = try db.transaction(write: true) { () throws(KeychainStoreError) in try createSchema(db, deviceKey: deviceKey) }
+        try db.transaction(write: true) { () throws(KeychainStoreError) in try createSchema(db, deviceKey: deviceKey) }
         // Closing the last connection checkpoints everything into the file and removes the WAL.
         try db.close()
         try SecureFile.syncFile(temporary)
@@ -191,9 +202,11 @@ public final class KeychainFile: Sendable {
         SecureFile.syncDirectory(url.deletingLastPathComponent())
     }
 
-    /// Reads the schema version and the keybag in one read transaction; writes nothing.
-    private static func loadSchema(_ db: SQLiteConnection, path: String, deviceKey: DeviceKey) throws(KeychainStoreError) -> (Keybag, Data) {
-        try db.transaction(write: false) { () throws(KeychainStoreError) -> (Keybag, Data) in
+    /// Reads the schema version and the keybag in one read transaction, proving the device key
+    /// opens the file; writes nothing. Returns the keybag when the schema is current (an older
+    /// keybag is read only to check the device key: the upgrade converts it).
+    private static func loadSchema(_ db: SQLiteConnection, path: String, deviceKey: DeviceKey) throws(KeychainStoreError) -> Keybag? {
+        try db.transaction(write: false) { () throws(KeychainStoreError) -> Keybag? in
             let version = try userVersion(db)
             if version == 0 {
                 throw invalidKeychain(path, try tableCount(db) == 0
@@ -201,6 +214,10 @@ public final class KeychainFile: Sendable {
                     : "is an SQLite database but not a keychain")
             }
             guard version <= schemaVersion else { throw newerSchema(version) }
+            if version < 5 {
+                _ = try LegacyKeybag.read(db, deviceKey: deviceKey)
+                return nil
+            }
             return try loadKeybag(db, deviceKey: deviceKey)
         }
     }
@@ -209,14 +226,17 @@ public final class KeychainFile: Sendable {
     /// rewritten, and rows keep their numbers and references: schemas 1 and 2 differ only in
     /// their indexes and in the `pk` column, which schema 3 derives from other columns of the
     /// row; schema 4 drops the index on `persistref` (which takes rebuilding the table) and lists
-    /// the existing references in `<table>_refs`, since they do not name their rows.
-    private static func upgradeSchema(_ db: SQLiteConnection) throws(KeychainStoreError) {
-        guard try userVersion(db) < schemaVersion else { return }
-        try db.transaction(write: true) { () throws(KeychainStoreError) in
+    /// the existing references in `<table>_refs`, since they do not name their rows; schema 5
+    /// converts the keybag rows and settings into one authenticated record. Returns whether it
+    /// upgraded anything.
+    private static func upgradeSchema(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) -> Bool {
+        guard try userVersion(db) < schemaVersion else { return false }
+        return try db.transaction(write: true) { () throws(KeychainStoreError) -> Bool in
             // Checked again inside the write lock: another process may have upgraded it meanwhile.
             let version = try userVersion(db)
-            guard version < schemaVersion else { return }
+            guard version < schemaVersion else { return false }
             db.resetAll()
+            if version < 5 { try LegacyKeybag.upgrade(db, deviceKey: deviceKey) }
             for itemClass in ItemClass.allCases {
                 let table = ItemTable(itemClass)
                 if version < 3 {
@@ -227,6 +247,7 @@ public final class KeychainFile: Sendable {
                 for sql in table.indexSQL { try db.execute(sql) }
             }
             try db.execute("PRAGMA user_version = \(schemaVersion)")
+            return true
         }
     }
 
@@ -251,46 +272,27 @@ public final class KeychainFile: Sendable {
         return statement.int64(0)
     }
 
-    private static func createSchema(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) -> (Keybag, Data) {
-        try db.execute("""
-            CREATE TABLE settings (name TEXT PRIMARY KEY, value BLOB NOT NULL);
-            CREATE TABLE keybag (class INTEGER PRIMARY KEY, wrapping INTEGER NOT NULL, wrapped BLOB NOT NULL);
-            """)
+    private static func createSchema(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) {
+        try db.execute("CREATE TABLE settings (name TEXT PRIMARY KEY, value BLOB NOT NULL);")
         for itemClass in ItemClass.allCases { try db.execute(ItemTable(itemClass).createSQL) }
         let keychainID = try secureRandomBytes(16)
-        let keybag = Keybag.generate()
-        try db.statement("INSERT INTO settings (name, value) VALUES (?, ?)").run([.text("keychain-id"), .blob(keychainID)])
-        let wrappedIndex = try Keybag.wrap(keybag.indexKey, with: deviceKey.key, label: "index", keychainID: keychainID)
-        try db.statement("INSERT INTO settings (name, value) VALUES (?, ?)").run([.text("index-key"), .blob(wrappedIndex)])
-        for protection in ProtectionClass.allCases {
-            let wrapped = try Keybag.wrap(try keybag.key(for: protection), with: deviceKey.key,
-                                          label: Keybag.classLabel(protection), keychainID: keychainID)
-            try db.statement("INSERT INTO keybag (class, wrapping, wrapped) VALUES (?, ?, ?)")
-                .run([.integer(Int64(protection.rawValue)), .integer(Keybag.Wrapping.deviceKey.rawValue), .blob(wrapped)])
-        }
+        let keybag = try Keybag.generate(deviceKey: deviceKey, keychainID: keychainID)
+        try db.statement("INSERT INTO settings (name, value) VALUES (?, ?)").run([.text(keychainIDSetting), .blob(keychainID)])
+        try db.statement("INSERT INTO settings (name, value) VALUES (?, ?)")
+            .run([.text(KeybagRecord.settingName), .blob(keybag.record.sealed(deviceKey: deviceKey, keychainID: keychainID))])
         try db.execute("PRAGMA application_id = \(applicationID)")
         try db.execute("PRAGMA user_version = \(schemaVersion)")
-        return (keybag, keychainID)
     }
 
-    private static func loadKeybag(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) -> (Keybag, Data) {
-        guard let keychainID = try setting("keychain-id", db) else { throw .decode("the keychain's identity is missing") }
-        guard let wrappedIndex = try setting("index-key", db) else { throw .decode("the keychain's index key is missing") }
-        let indexKey = try Keybag.unwrap(wrappedIndex, with: deviceKey.key, label: "index", keychainID: keychainID)
-        var keys: [ProtectionClass: SymmetricKey] = [:]
-        var hasPassword = false
-        let statement = try db.statement("SELECT class, wrapping, wrapped FROM keybag")
-        while try statement.step() {
-            guard let protection = ProtectionClass(rawValue: Int(statement.int64(0))),
-                  let wrapped = statement.blob(2) else { continue }
-            // Only device-key-wrapped classes open without a password; the others stay locked.
-            guard statement.int64(1) == Keybag.Wrapping.deviceKey.rawValue else { hasPassword = true; continue }
-            keys[protection] = try Keybag.unwrap(wrapped, with: deviceKey.key,
-                                                 label: Keybag.classLabel(protection), keychainID: keychainID)
-        }
-        var keybag = Keybag(classKeys: keys, indexKey: indexKey)
-        keybag.hasPassword = hasPassword
-        return (keybag, keychainID)
+    /// The `settings` row of the keychain's random identity (bound into every key wrapping).
+    static let keychainIDSetting = "keychain-id"
+
+    /// Reads and authenticates the keybag record (inside a transaction).
+    static func loadKeybag(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) -> Keybag {
+        guard let keychainID = try setting(keychainIDSetting, db) else { throw .decode("the keychain's identity is missing") }
+        guard let sealed = try setting(KeybagRecord.settingName, db) else { throw .decode("the keychain's keybag is missing") }
+        let record = try KeybagRecord.open(sealed, deviceKey: deviceKey, keychainID: keychainID)
+        return try Keybag.load(record, deviceKey: deviceKey, keychainID: keychainID)
     }
 
     static func setting(_ name: String, _ db: SQLiteConnection) throws(KeychainStoreError) -> Data? {

@@ -83,6 +83,9 @@ final class FaultPlan: Sendable {
         /// The system random generator (every `secureRandomBytes` draw: item keys, nonces,
         /// persistent references, keychain ids); the result is the errno it fails with.
         case random
+        /// Adding a key to the kernel keyring (`add_key(2)`); the result is the errno it fails
+        /// with (e.g. `EDQUOT` for a full quota).
+        case keyringAdd
     }
 
     /// Which statements a step fault applies to.

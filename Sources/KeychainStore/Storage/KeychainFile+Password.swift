@@ -1,0 +1,129 @@
+public import Foundation
+import Crypto
+
+/// Setting, changing and removing the keychain password.
+///
+/// Every change makes new keys for the classes the password protects (A and C) and re-wraps the
+/// key of every item of those classes under them, in the same transaction as the new keybag: a
+/// keybag from before the change (a copy of the file, or its rows put back) then opens nothing
+/// written after it, whichever password or device key goes with it. Item contents are not
+/// re-encrypted: only their 60-byte key wrappings change. After the commit the WAL is
+/// checkpointed and truncated, so the old wrappings do not linger there either.
+extension KeychainFile {
+    /// Sets, changes or removes the keychain password.
+    ///
+    /// Removing the password destroys `akpu` items and items whose access control requires
+    /// authentication, as removing a device's passcode does.
+    ///
+    /// - Parameters:
+    ///   - newPassword: the new password; nil or empty removes the password.
+    ///   - currentPassword: the current password, required when one is set.
+    /// - Throws: `errSecAuthFailed` when the current password is missing or wrong.
+    public func setPassword(_ newPassword: String?, currentPassword: String?) throws(KeychainStoreError) {
+        try withState { state throws(KeychainStoreError) in
+            let removing = newPassword?.isEmpty ?? true
+            if removing && !state.keybag.hasPassword { return }
+            var oldKeys: [ProtectionClass: SymmetricKey] = [:]
+            var presenceKey: Curve25519.KeyAgreement.PrivateKey?
+            if state.keybag.hasPassword {
+                guard let currentPassword else { throw .authFailed("the keychain has a password; give the current one") }
+                let currentKey = try state.passwordKey(currentPassword)
+                oldKeys = try state.passwordWrappedKeys(passwordKey: currentKey)
+                presenceKey = try state.existingPresenceKey(passwordKey: currentKey)
+            } else {
+                for protection in Keybag.passwordClasses { oldKeys[protection] = try state.keybag.key(for: protection) }
+            }
+            var newKeys: [ProtectionClass: SymmetricKey] = [:]
+            for protection in Keybag.passwordClasses { newKeys[protection] = SymmetricKey(size: .bits256) }
+            var newPasswordKey: (PasswordKeyParameters, SymmetricKey)?
+            if let newPassword, !removing {
+                let parameters = PasswordKeyParameters.fresh()
+                newPasswordKey = (parameters, try parameters.deriveKey(password: newPassword, deviceKey: state.deviceKey,
+                                                                        keychainID: state.keychainID))
+            }
+            let generation = state.keybag.record.generation
+            let written = try state.db.transaction(write: true) { () throws(KeychainStoreError) -> KeybagRecord in
+                try state.reloadKeybag()
+                guard state.keybag.record.generation == generation else {
+                    throw .authFailed("the keychain's password was changed by another process meanwhile; try again")
+                }
+                if removing {
+                    try state.removePresenceSealedItems()
+                    for itemClass in ItemClass.allCases {
+                        try state.deleteRows(ItemTable(itemClass), where: "keyclass = ?",
+                                             [.integer(Int64(ProtectionClass.whenPasscodeSetThisDeviceOnly.rawValue))])
+                    }
+                }
+                try state.rewrapItems(from: oldKeys, to: newKeys)
+                var record = state.keybag.record
+                var allKeys = newKeys
+                for protection in ProtectionClass.allCases where allKeys[protection] == nil {
+                    allKeys[protection] = try state.keybag.key(for: protection)
+                }
+                if let (parameters, passwordKey) = newPasswordKey {
+                    for protection in Keybag.passwordClasses {
+                        record.classes[protection] = try Keybag.entry(newKeys[protection]!, for: protection, wrapping: .passwordKey,
+                                                                      with: passwordKey, keychainID: state.keychainID)
+                    }
+                    record.passwordParameters = parameters.encoded
+                    // Items sealed to the presence key stay readable under the new password.
+                    record.presence = try state.presenceEntry(presenceKey ?? Curve25519.KeyAgreement.PrivateKey(),
+                                                              passwordKey: passwordKey, classKeys: allKeys)
+                } else {
+                    for protection in Keybag.passwordClasses {
+                        record.classes[protection] = try Keybag.entry(newKeys[protection]!, for: protection, wrapping: .deviceKey,
+                                                                      with: state.deviceKey.key, keychainID: state.keychainID)
+                    }
+                    record.passwordParameters = nil
+                    record.presence = nil
+                }
+                return try state.writeKeybag(record)
+            }
+            state.keybag.replaceRecord(written)
+            state.unlock.verifiedPayloads = [:]
+            for (protection, key) in newKeys { state.keybag.setKey(key, for: protection) }
+            state.db.checkpointTruncating()
+            if removing {
+                state.withdrawUnlock(includingFirstUnlock: true)
+            } else {
+                try state.publishUnlock()
+            }
+        }
+    }
+}
+
+extension KeychainFile.State {
+    /// Re-wraps the item keys (attributes and secret) of every row whose class is in `oldKeys`,
+    /// from its old class key to its new one. Contents are untouched. Inside a transaction.
+    ///
+    /// A row whose key does not open under the old class key is already damaged; it is left as
+    /// it is (it stays unreadable) rather than fail the change for every other item.
+    func rewrapItems(from oldKeys: [ProtectionClass: SymmetricKey], to newKeys: [ProtectionClass: SymmetricKey]) throws(KeychainStoreError) {
+        let classes = oldKeys.keys.map { String($0.rawValue) }.joined(separator: ", ")
+        for itemClass in ItemClass.allCases {
+            let table = ItemTable(itemClass)
+            var rewrapped: [(rowid: Int64, meta: Data, secret: Data?)] = []
+            let select = try db.statement("SELECT rowid, persistref, keyclass, meta, secret FROM \(table.name) WHERE keyclass IN (\(classes))")
+            while try select.step() {
+                guard let reference = select.blob(1), let protection = ProtectionClass(rawValue: Int(select.int64(2))),
+                      let oldKey = oldKeys[protection], let newKey = newKeys[protection], let meta = select.blob(3) else { continue }
+                do throws(KeychainStoreError) {
+                    func rewrap(_ sealed: Data, _ part: ItemSealer.Part) throws(KeychainStoreError) -> Data {
+                        try ItemSealer.rewrap(sealed, part: part, table: table.name, persistentRef: reference,
+                                              from: protection, oldKey: oldKey, to: protection, newKey: newKey)
+                    }
+                    let newMeta = try rewrap(meta, .attributes)
+                    let newSecret = try select.blob(4).map { (sealed: Data) throws(KeychainStoreError) -> Data in try rewrap(sealed, .secret) }
+                    rewrapped.append((select.int64(0), newMeta, newSecret))
+                } catch {
+                    continue
+                }
+            }
+            select.reset()
+            let update = try db.statement("UPDATE \(table.name) SET meta = ?, secret = ? WHERE rowid = ?")
+            for row in rewrapped {
+                try update.run([.blob(row.meta), row.secret.map { .blob($0) } ?? .null, .integer(row.rowid)])
+            }
+        }
+    }
+}
