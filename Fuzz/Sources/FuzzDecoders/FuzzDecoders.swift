@@ -3,7 +3,7 @@ import FuzzSupport
 @testable import KeychainStore
 
 /// The decoders that read what is stored in a keychain file — the attribute blob, the secret
-/// blob, a sealed blob, the password parameters — on bytes from the fuzzer (the first byte picks
+/// blob, a sealed blob, the password parameters, the keybag record, a secret binding — on bytes from the fuzzer (the first byte picks
 /// the decoder). Besides crashes, two properties are checked, each a `fatalError` when broken:
 /// whatever decodes re-encodes to a stable form, and whatever is sealed opens to itself.
 /// The program's entry point under SwiftPM (see ``runFuzzer(_:_:_:)``).
@@ -17,7 +17,7 @@ public func fuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let selector = input.byte()
     let bytes = Data(input.rest())
-    switch selector % 5 {
+    switch selector % 7 {
     case 0:
         guard let attributes = try? AttributeCodec.decode(bytes) else { return 0 }
         // Decoding what was encoded gives the same bytes again (NaN-safe: compares encodings).
@@ -47,6 +47,22 @@ public func fuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
               opened == bytes else {
             fatalError("a sealed blob does not open to what was sealed")
         }
+    case 4:
+        // A keybag record: damaged bytes are refused (the MAC) and never crash; one sealed under
+        // the right key decodes to itself.
+        _ = try? KeybagRecord.open(bytes, deviceKey: Keys.deviceKey, keychainID: Keys.reference)
+        var forged = bytes
+        forged.append(contentsOf: [UInt8](repeating: 0, count: KeybagRecord.macLength))
+        _ = try? KeybagRecord.open(forged, deviceKey: Keys.deviceKey, keychainID: Keys.reference)
+    case 5:
+        // A secret binding at the start of attribute plaintext.
+        if let decoded = try? SecretBinding.decode(bytes) {
+            let (binding, start) = decoded
+            guard start <= bytes.endIndex, binding.encoded.count == SecretBinding.encodedLength else {
+                fatalError("a secret binding decoded past its bytes")
+            }
+            _ = binding.matches(bytes)
+        }
     default:
         guard let parameters = try? PasswordKeyParameters(encoded: bytes) else { return 0 }
         guard (try? PasswordKeyParameters(encoded: parameters.encoded)) == parameters else {
@@ -58,5 +74,6 @@ public func fuzzDecoders(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 enum Keys {
     static let reference = Data(repeating: 7, count: 16)
-    static let classKey = Keybag.generate().classKeys[.always]!
+    static let deviceKey = DeviceKey.random()
+    static let classKey = try! Keybag.generate(deviceKey: deviceKey, keychainID: reference).classKeys[.always]!
 }
