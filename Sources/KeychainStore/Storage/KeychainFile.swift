@@ -162,6 +162,9 @@ public final class KeychainFile: Sendable {
         // overwrites freed pages, so deleted secrets do not linger in the file; temporary tables
         // and indexes stay in memory, never in a temporary file. The busy timeout lets processes
         // wait for each other. (WAL mode is set when the file is created and kept in its header.)
+        // The defensive settings come first, before any statement reads the schema, which is not
+        // trusted (SQLiteConnection+Defensive.swift).
+        try db.applyDefensiveSettings()
         try db.execute("PRAGMA busy_timeout = 10000")
         try db.execute("PRAGMA synchronous = FULL")
         try db.execute("PRAGMA secure_delete = ON")
