@@ -103,6 +103,7 @@ public final class KeychainFile: Sendable {
         do {
             let db = try SQLiteConnection(path: path)
             try configure(db)
+            try auditSchema(db, path: path)
             let (keybag, keychainID) = try loadSchema(db, path: path, deviceKey: key)
             if header?.looksTruncated ?? false { try quickCheck(db, path: path) }
             db.resetAll()
