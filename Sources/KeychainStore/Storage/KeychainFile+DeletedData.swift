@@ -6,8 +6,8 @@ extension KeychainFile {
     /// is class A (`ak`, `aku`, `akpu`), whose keys a keychain password protects, and any item
     /// whose secret is sealed for authentication as well.
     ///
-    /// Emptying the WAL after every delete made deletes about 2.3 times slower (on the test
-    /// machine's disk, 200 deletes: about 350 µs each without, 800 µs with), so the other classes,
+    /// Emptying the WAL after every delete made deletes about 2.5 times slower (on the test
+    /// machine's disk, 200 deletes: about 350 µs each without, 800-900 µs with), so the other classes,
     /// which the device key alone opens, leave their old copies in the WAL until SQLite's next
     /// checkpoint or until the last connection closes. A copy of the file with the device key
     /// reads those items anyway.
