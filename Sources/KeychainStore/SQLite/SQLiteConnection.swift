@@ -3,7 +3,7 @@ import Foundation
 
 /// One SQLite connection. Not thread-safe: the engine lends it out under a lock, never shares it.
 final class SQLiteConnection {
-    private var handle: OpaquePointer?
+    private(set) var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
     /// Statements handed out since the last ``resetAll()``. A statement stopped before its last
     /// row stays active and keeps the connection on an old snapshot of the database (other

@@ -207,7 +207,8 @@ extension KeychainFile {
         }
         let table = ItemTable(query.itemClass)
         return try withState { state throws(KeychainStoreError) -> Int in
-            try state.itemTransaction { () throws(KeychainStoreError) -> Int in
+            var erase = false
+            let deleted = try state.itemTransaction { () throws(KeychainStoreError) -> Int in
                 let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
                 guard !rows.isEmpty else { throw .itemNotFound }
                 for row in rows {
@@ -223,8 +224,11 @@ extension KeychainFile {
                         try state.deleteRow(table, rowid: row.rowid, persistentReference: row.persistentReference)
                     }
                 }
+                erase = rows.contains(where: KeychainFile.deletionIsErasedFromWAL)
                 return rows.count
             }
+            if erase { state.eraseDeletedFromWAL() }
+            return deleted
         }
     }
 

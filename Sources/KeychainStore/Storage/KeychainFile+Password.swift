@@ -82,7 +82,8 @@ extension KeychainFile {
             state.keybag.replaceRecord(written)
             state.unlock.verifiedPayloads = [:]
             for (protection, key) in newKeys { state.keybag.setKey(key, for: protection) }
-            state.db.checkpointTruncating()
+            // Takes the old wrappings out of the WAL now (best effort while another process reads).
+            state.db.checkpointEmptyingWAL(waitingAtMost: 1000)
             if removing {
                 state.withdrawUnlock(includingFirstUnlock: true)
             } else {

@@ -109,6 +109,7 @@ public final class KeychainFile: Sendable {
         do throws(KeychainStoreError) {
             let db = try SQLiteConnection(path: path)
             try configure(db)
+            try auditSchema(db, path: path)
             var keybag = try loadSchema(db, path: path, deviceKey: key)
             if header?.looksTruncated ?? false { try quickCheck(db, path: path) }
             db.resetAll()
@@ -173,6 +174,9 @@ public final class KeychainFile: Sendable {
         // overwrites freed pages, so deleted secrets do not linger in the file; temporary tables
         // and indexes stay in memory, never in a temporary file. The busy timeout lets processes
         // wait for each other. (WAL mode is set when the file is created and kept in its header.)
+        // The defensive settings come first, before any statement reads the schema, which is not
+        // trusted (SQLiteConnection+Defensive.swift).
+        try db.applyDefensiveSettings()
         try db.execute("PRAGMA busy_timeout = 10000")
         try db.execute("PRAGMA synchronous = FULL")
         try db.execute("PRAGMA secure_delete = ON")
@@ -273,7 +277,7 @@ public final class KeychainFile: Sendable {
     }
 
     private static func createSchema(_ db: SQLiteConnection, deviceKey: DeviceKey) throws(KeychainStoreError) {
-        try db.execute("CREATE TABLE settings (name TEXT PRIMARY KEY, value BLOB NOT NULL);")
+        try db.execute(ExpectedSchema.settingsSQL)
         for itemClass in ItemClass.allCases { try db.execute(ItemTable(itemClass).createSQL) }
         let keychainID = try secureRandomBytes(16)
         let keybag = try Keybag.generate(deviceKey: deviceKey, keychainID: keychainID)
