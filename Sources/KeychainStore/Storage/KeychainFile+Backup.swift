@@ -55,7 +55,9 @@ extension KeychainFile {
         } catch {
             throw .allocate("encryption failed")
         }
-        guard try SecureFile.createExclusively(url, contents: file) == .created else {
+        // A backup may go to a shared folder (a USB stick, /tmp): it is sealed, and created
+        // without replacing anything, so that folder's permissions are not its protection.
+        guard try SecureFile.createExclusively(url, contents: file, checkingFolder: false) == .created else {
             throw .io("'\(url.path)' already exists")
         }
         return items.count
