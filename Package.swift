@@ -71,6 +71,7 @@ let package = Package(
                 "KeychainKit",
                 "KeychainServices",
                 "KeychainStore",
+                "CKeychainSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
