@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]
+            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]
         ),
     ],
     swiftLanguageModes: [.v6]
