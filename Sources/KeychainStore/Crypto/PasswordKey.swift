@@ -19,9 +19,9 @@ struct PasswordKeyParameters: Equatable {
         PasswordKeyParameters(costLog2: 15, blockSize: 8, parallelism: 1, salt: freshSalt())
     }
 
-    /// For a backup: N = 2^17, about 0.4 s and 128 MiB. A backup has no device key, so the
-    /// password is all that stands between a copied backup and its items; each guess must cost
-    /// more than a keychain unlock does.
+    /// For a backup: N = 2^17, four times the time and memory (128 MiB). A backup has no device
+    /// key, so the password is all that stands between a copied backup and its items; each
+    /// guess must cost more than a keychain unlock does.
     static func freshForBackup() -> PasswordKeyParameters {
         PasswordKeyParameters(costLog2: 17, blockSize: 8, parallelism: 1, salt: freshSalt())
     }
