@@ -71,6 +71,7 @@ let package = Package(
                 "KeychainKit",
                 "KeychainServices",
                 "KeychainStore",
+                "CKeychainSystem",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
@@ -103,7 +104,7 @@ let package = Package(
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"]
+            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]
         ),
     ],
     swiftLanguageModes: [.v6]

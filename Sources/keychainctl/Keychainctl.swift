@@ -10,8 +10,8 @@ struct Keychainctl: ParsableCommand {
         discussion: """
             Global options (before the subcommand): -i reads commands from standard input, one \
             per line, as `security -i` does; -p PROMPT sets its prompt (and implies -i); -q \
-            stops it reporting failed commands; -v echoes each command to standard error; -h \
-            shows this help.
+            stops it reporting failed commands; -v echoes each command to standard error, with \
+            passwords shown as <password>; -h shows this help.
 
             The keychain is $SWIFT_KEYCHAIN_PATH, else \
             ${XDG_DATA_HOME:-~/.local/share}/keychains/login.keychain-db, created on first use; \

@@ -135,7 +135,7 @@ final class ProbeSandbox: Sendable {
     init(password: String) throws {
         home = FileManager.default.temporaryDirectory
             .appendingPathComponent("auth-terminal-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         // The password goes through the environment of a plain run, never through the terminal's
         // command line, so the screen checks below cannot see it by accident.
         let setup = try ProofSupport.run(try ProofSupport.product("keychain-auth-probe"), ["set-password"],

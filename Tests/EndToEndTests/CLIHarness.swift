@@ -24,7 +24,8 @@ final class CLISandbox: Sendable {
     init() throws {
         home = FileManager.default.temporaryDirectory
             .appendingPathComponent("keychainctl-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
+        // 0700 whatever the umask: keychain folders others could change are refused.
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     deinit {

@@ -93,7 +93,9 @@ final class HermeticHome: Sendable {
         root = FileManager.default.temporaryDirectory
             .appendingPathComponent("swift-keychain-proof-\(UUID().uuidString)", isDirectory: true)
         for folder in ["home", "config", "data", "keychain"] {
-            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true)
+            // 0700 whatever the umask: keychain folders others could change are refused.
+            try FileManager.default.createDirectory(at: root.appendingPathComponent(folder), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
         }
     }
 

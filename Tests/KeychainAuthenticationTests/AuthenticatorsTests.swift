@@ -23,11 +23,14 @@ struct AuthenticatorsTests {
         #expect(kind(["SWIFT_KEYCHAIN_AUTHENTICATOR": "bogus"], terminal: false) == "NonInteractiveAuthenticator")
     }
 
-    @Test("Simulated biometry is off by default and on with SWIFT_KEYCHAIN_SIMULATED_BIOMETRY=1")
+    @Test("Simulated biometry is off by default and on with SWIFT_KEYCHAIN_SIMULATED_BIOMETRY=1 (debug build)")
     func simulatedBiometryEnvironment() {
-        #expect(!KeychainAuthenticators.simulatedBiometryDefault(environment: [:]))
-        #expect(!KeychainAuthenticators.simulatedBiometryDefault(environment: ["SWIFT_KEYCHAIN_SIMULATED_BIOMETRY": "0"]))
-        #expect(KeychainAuthenticators.simulatedBiometryDefault(environment: ["SWIFT_KEYCHAIN_SIMULATED_BIOMETRY": "1"]))
+        func decision(_ environment: [String: String]) -> SimulatedBiometryDecision {
+            KeychainAuthenticators.simulatedBiometryDecision(environment: environment, isDebugBuild: true)
+        }
+        #expect(decision([:]) == .off)
+        #expect(decision(["SWIFT_KEYCHAIN_SIMULATED_BIOMETRY": "0"]) == .off)
+        #expect(decision(["SWIFT_KEYCHAIN_SIMULATED_BIOMETRY": "1"]) == .on)
     }
 
     @Test("An authenticator installed for a task is the current one there, and not outside it")

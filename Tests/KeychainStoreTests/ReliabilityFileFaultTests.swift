@@ -15,7 +15,8 @@ struct ReliabilityFileFaultTests {
     static func scratch() throws -> URL {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("swift-keychain-file-faults-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        // 0700 whatever the umask: keychain folders others could change are refused.
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         return directory
     }
 

@@ -32,8 +32,12 @@ int cks_mlock(const void *address, size_t length);
 int cks_munlock(const void *address, size_t length);
 /// Overwrites memory in a way the optimiser may not remove.
 void cks_secure_zero(void *address, size_t length);
-/// Stops this process from writing core dumps (PR_SET_DUMPABLE 0).
+/// Stops this process from writing core dumps: PR_SET_DUMPABLE 0 (which also keeps other
+/// processes of the user from attaching a debugger or reading its memory through /proc) and a
+/// core size limit of 0. Returns 0 when both took effect, -1 (errno set) otherwise.
 int cks_disable_core_dumps(void);
+/// Whether the kernel still considers this process dumpable (PR_GET_DUMPABLE): 1, 0, or -1.
+int cks_is_dumpable(void);
 
 /// Fills `buffer` with `length` bytes from the kernel's random generator (getrandom(2)), in as few
 /// calls as it takes; returns how many bytes were filled (less than `length` only on failure).

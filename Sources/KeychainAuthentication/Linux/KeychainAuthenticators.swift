@@ -16,8 +16,13 @@ import Musl
 public enum KeychainAuthenticators {
     /// The environment variable that chooses the default authenticator (`terminal` or `none`).
     public static let authenticatorVariable = "SWIFT_KEYCHAIN_AUTHENTICATOR"
-    /// The environment variable that turns simulated biometry on (`1`).
+    /// The environment variable that turns simulated biometry on (`1`). Honoured in debug
+    /// builds; a release build also needs ``allowSimulatedBiometryVariable``.
     public static let simulatedBiometryVariable = "SWIFT_KEYCHAIN_SIMULATED_BIOMETRY"
+    /// The second variable a release build needs before it honours ``simulatedBiometryVariable``:
+    /// it must say `for-tests-only`.
+    public static let allowSimulatedBiometryVariable = "SWIFT_KEYCHAIN_ALLOW_SIMULATED_BIOMETRY"
+    static let allowSimulatedBiometryValue = "for-tests-only"
 
     private struct ProcessState {
         var authenticator: (any KeychainAuthenticator)?
@@ -60,19 +65,26 @@ public enum KeychainAuthenticators {
     /// Whether biometric policies can be satisfied (like the iOS Simulator's "Enrolled" switch).
     ///
     /// Linux has no biometric hardware path, so by default a biometry-only policy fails with
-    /// ``LAError/Code/biometryNotAvailable``, as on a device without biometry. With this on (or
-    /// `SWIFT_KEYCHAIN_SIMULATED_BIOMETRY=1`), biometric policies are satisfied by the keychain
-    /// password, and ``LAContext/biometryType`` reports ``LABiometryType/touchID``: a Linux
-    /// machine is a computer, and the biometry computers (Macs) have is Touch ID, so code that
-    /// words its prompt by biometry type reads naturally.
+    /// ``LAError/Code/biometryNotAvailable``, as on a device without biometry. With this on,
+    /// biometric policies are satisfied by the keychain password, and ``LAContext/biometryType``
+    /// reports ``LABiometryType/touchID``: a Linux machine is a computer, and the biometry
+    /// computers (Macs) have is Touch ID, so code that words its prompt by biometry type reads
+    /// naturally.
+    ///
+    /// From the environment, `SWIFT_KEYCHAIN_SIMULATED_BIOMETRY=1` turns it on in debug builds;
+    /// a release build also needs `SWIFT_KEYCHAIN_ALLOW_SIMULATED_BIOMETRY=for-tests-only`, so a
+    /// variable left in a deployed service's environment cannot quietly let a password stand in
+    /// for a fingerprint. Either way the process says so on standard error, once.
     public static var simulatedBiometry: Bool {
         get {
             if let value = taskSimulatedBiometry { return value }
             return processState.withLock { state in
                 if let value = state.simulatedBiometry { return value }
-                let value = simulatedBiometryDefault(environment: ProcessInfo.processInfo.environment)
-                state.simulatedBiometry = value
-                return value
+                let decision = simulatedBiometryDecision(environment: ProcessInfo.processInfo.environment,
+                                                         isDebugBuild: isDebugBuild)
+                SimulatedBiometryNotice.announceOnce(decision)
+                state.simulatedBiometry = decision.isOn
+                return decision.isOn
             }
         }
         set { processState.withLock { $0.simulatedBiometry = newValue } }
@@ -106,9 +118,69 @@ public enum KeychainAuthenticators {
         }
     }
 
-    static func simulatedBiometryDefault(environment: [String: String]) -> Bool {
-        guard let value = environment[simulatedBiometryVariable]?.lowercased() else { return false }
-        return ["1", "yes", "true"].contains(value)
+    /// Whether this module was compiled for debugging.
+    static var isDebugBuild: Bool {
+        #if DEBUG
+        true
+        #else
+        false
+        #endif
+    }
+
+    /// What the environment's simulated-biometry switch amounts to in a build of the given
+    /// kind. A pure function, so the release rule can be tested from a debug build.
+    static func simulatedBiometryDecision(environment: [String: String], isDebugBuild: Bool) -> SimulatedBiometryDecision {
+        guard let value = environment[simulatedBiometryVariable]?.lowercased(), ["1", "yes", "true"].contains(value) else {
+            return .off
+        }
+        if isDebugBuild { return .on }
+        // Exact and case-sensitive: only someone who read the documentation types it.
+        guard environment[allowSimulatedBiometryVariable] == allowSimulatedBiometryValue else { return .refusedInRelease }
+        return .on
+    }
+}
+
+/// The outcome of the simulated-biometry switch in the environment.
+enum SimulatedBiometryDecision: Equatable, Sendable {
+    /// Not asked for.
+    case off
+    /// Asked for and honoured.
+    case on
+    /// Asked for in a release build without the second variable: ignored.
+    case refusedInRelease
+
+    var isOn: Bool { self == .on }
+
+    /// The one line the process writes about it, if any.
+    var notice: String? {
+        switch self {
+        case .off:
+            return nil
+        case .on:
+            return "warning: simulated biometry is on (\(KeychainAuthenticators.simulatedBiometryVariable)): "
+                + "the keychain password stands in for biometry; never set this outside tests\n"
+        case .refusedInRelease:
+            return "warning: \(KeychainAuthenticators.simulatedBiometryVariable) is ignored in this release build; "
+                + "tests that need it also set \(KeychainAuthenticators.allowSimulatedBiometryVariable)="
+                + "\(KeychainAuthenticators.allowSimulatedBiometryValue)\n"
+        }
+    }
+}
+
+/// Writes the decision's line to standard error the first time the environment is consulted in
+/// this process (``KeychainAuthenticators/reset()`` makes it consult again, but not say it twice).
+private enum SimulatedBiometryNotice {
+    private static let announced = Locked(false)
+
+    static func announceOnce(_ decision: SimulatedBiometryDecision) {
+        guard let notice = decision.notice else { return }
+        let first = announced.withLock { announced in
+            defer { announced = true }
+            return !announced
+        }
+        guard first else { return }
+        let bytes = Array(notice.utf8)
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
 

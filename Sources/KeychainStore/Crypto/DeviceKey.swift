@@ -35,6 +35,10 @@ public struct DeviceKey: Sendable {
 
     /// Reads the device key at `url`, creating it (0600, folder 0700) when `create` is true and
     /// no file exists. An existing key is never replaced.
+    ///
+    /// A folder that another user could change (writable by group or others, or not this
+    /// user's) is refused with `errSecNotAvailable` (-25291) before anything is read or written:
+    /// whoever can change the folder can swap the key.
     public static func load(from url: URL, create: Bool) throws(KeychainStoreError) -> DeviceKey {
         if let bytes = try SecureFile.read(url) {
             return try DeviceKey(bytes: bytes)

@@ -3,7 +3,8 @@ import Crypto
 
 /// Backups: every item that may leave this device, sealed under a backup password.
 ///
-/// File format: magic `SWKCBAK1`, the scrypt parameters (as for keychain passwords), then one
+/// File format: magic `SWKCBAK1`, the scrypt parameters (encoded as for keychain passwords;
+/// N = 2^17 for backups written since scrypt costs were raised, 2^15 before), then one
 /// AES-256-GCM box whose plaintext is the item list. Each item is its class code, its 16-byte
 /// identity, its attributes (the keychain's attribute encoding) and its secret. ThisDeviceOnly
 /// and `akpu` items are never exported, as on Apple platforms, nor are items whose access control
@@ -44,7 +45,8 @@ extension KeychainFile {
             plaintext.append(attributes)
             plaintext.append(SecretCodec.encode(item.secret))
         }
-        let parameters = PasswordKeyParameters.fresh()
+        // Stronger than a keychain password's: nothing but the password protects a backup.
+        let parameters = PasswordKeyParameters.freshForBackup()
         let key = try backupKey(password: password, parameters: parameters)
         var file = KeychainFile.backupMagic
         file.append(parameters.encoded)
@@ -53,7 +55,9 @@ extension KeychainFile {
         } catch {
             throw .allocate("encryption failed")
         }
-        guard try SecureFile.createExclusively(url, contents: file) == .created else {
+        // A backup may go to a shared folder (a USB stick, /tmp): it is sealed, and created
+        // without replacing anything, so that folder's permissions are not its protection.
+        guard try SecureFile.createExclusively(url, contents: file, checkingFolder: false) == .created else {
             throw .io("'\(url.path)' already exists")
         }
         return items.count
@@ -71,6 +75,9 @@ extension KeychainFile {
     public func importBackup(from url: URL, password: String) throws(KeychainStoreError) -> Int {
         guard let file = FileManager.default.contents(atPath: url.path) else { throw .io("cannot read '\(url.path)'") }
         guard file.starts(with: KeychainFile.backupMagic), file.count > 8 + 26 else { throw .decode("not a keychain backup") }
+        // The header is not authenticated: its costs are checked (errSecDecode) before scrypt
+        // runs, so a crafted file cannot make the import allocate or compute without bound.
+        // Older backups carry their own (weaker) parameters and still import.
         let parameters = try PasswordKeyParameters(encoded: file.subdata(in: file.startIndex + 8..<file.startIndex + 8 + 26))
         let key = try backupKey(password: password, parameters: parameters)
         let plaintext: Data

@@ -13,8 +13,14 @@ enum SecureFile {
     enum CreateResult { case created, alreadyExists }
 
     /// Makes `directory` (and missing parents); the last component gets mode 0700.
-    static func makePrivateDirectory(_ directory: URL) throws(KeychainStoreError) {
+    ///
+    /// With `checked` (the default), an existing `directory` must pass ``checkFolder(_:)``, and
+    /// so must the folders above one that is about to be created; nothing is created when they
+    /// do not. An existing folder owned by this user that others may only read or enter (0755)
+    /// is accepted as it is: it is the user's to choose, and the files in it are 0600.
+    static func makePrivateDirectory(_ directory: URL, checked: Bool = true) throws(KeychainStoreError) {
         let path = directory.path
+        if checked { try checkFolder(directory) }
         var info = stat()
         if lstat(path, &info) == 0 {
             guard (info.st_mode & S_IFMT) == S_IFDIR else { throw .io("'\(path)' is not a directory") }
@@ -25,14 +31,22 @@ enum SecureFile {
         } catch {
             throw .io("cannot create the folder '\(directory.deletingLastPathComponent().path)'")
         }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+        if mkdir(path, 0o700) == 0 {
+            // Ours: 0700 whatever the umask left of it.
+            chmod(path, 0o700)
+        } else if errno == EEXIST {
+            // Another process made it meanwhile: it gets the same scrutiny as any existing one.
+            if checked { try checkFolder(directory) }
+        } else {
             throw .io("cannot create the folder '\(path)': \(String(cString: strerror(errno)))")
         }
     }
 
     /// Checks that `path` is a regular file (not a symlink), owned by this user, not readable or
-    /// writable by group or others. Returns false when it does not exist.
+    /// writable by group or others, in a folder that passes ``checkFolders(containing:)``.
+    /// Returns false when it does not exist.
     static func checkPrivateFile(_ path: String) throws(KeychainStoreError) -> Bool {
+        try checkFolders(containing: path)
         var info = stat()
         guard lstat(path, &info) == 0 else {
             if errno == ENOENT { return false }
@@ -67,8 +81,10 @@ enum SecureFile {
     /// The bytes go to a temporary name first and are linked into place only once written and
     /// synced, so nobody ever sees a partial file, and a failure (full disk, I/O error) leaves
     /// nothing behind. A full disk is `errSecDiskFull` (-34), another write failure `errSecIO` (-36).
-    static func createExclusively(_ url: URL, contents: Data) throws(KeychainStoreError) -> CreateResult {
-        try makePrivateDirectory(url.deletingLastPathComponent())
+    /// `checkingFolder: false` skips the folder checks, for files that protect themselves
+    /// (backups are sealed, and an existing file is never replaced).
+    static func createExclusively(_ url: URL, contents: Data, checkingFolder: Bool = true) throws(KeychainStoreError) -> CreateResult {
+        try makePrivateDirectory(url.deletingLastPathComponent(), checked: checkingFolder)
         let temporary = url.path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw .io("cannot create '\(temporary)': \(String(cString: strerror(errno)))") }

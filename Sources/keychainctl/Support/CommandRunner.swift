@@ -20,6 +20,11 @@ enum CommandRunner {
             return execute(["help"] + rest).exitCode
         }
         if !rest.isEmpty {
+            // Only here: in interactive mode the command comes from standard input, which the
+            // process listing does not show (that is why go-keyring uses it).
+            if CommandLinePasswords.redact(ArgumentNormalizer.normalize(rest)).foundPassword {
+                Console.err(CommandLinePasswords.warning)
+            }
             return execute(rest, verbose: globals.verbose).exitCode
         }
         if globals.interactive {
@@ -34,7 +39,9 @@ enum CommandRunner {
     static func execute(_ arguments: [String], verbose: Bool = false) -> Outcome {
         let arguments = ArgumentNormalizer.normalize(arguments)
         if verbose {
-            Console.err(arguments.first.map { [$0] + arguments.dropFirst().map { "\"\($0)\"" } }?.joined(separator: " ") ?? "")
+            // The echo is for seeing what runs, never what the password is.
+            let shown = CommandLinePasswords.redact(arguments).arguments
+            Console.err(shown.first.map { [$0] + shown.dropFirst().map { "\"\($0)\"" } }?.joined(separator: " ") ?? "")
             Console.err("\n")
         }
         do {
@@ -52,7 +59,8 @@ enum CommandRunner {
                 Console.out(Keychainctl.fullMessage(for: error) + "\n")
                 return Outcome(exitCode: ExitStatus.success, reported: ExitStatus.success)
             }
-            Console.err(Keychainctl.fullMessage(for: error) + "\n")
+            // The parser quotes what it could not parse, and `-wsecret` is such an argument.
+            Console.err(CommandLinePasswords.scrub(Keychainctl.fullMessage(for: error), arguments: arguments) + "\n")
             return Outcome(exitCode: ExitStatus.usage, reported: ExitStatus.usage)
         }
     }

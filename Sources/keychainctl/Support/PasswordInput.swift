@@ -13,22 +13,28 @@ import Darwin
 /// answer is read there with echo turned off, as `getpass(3)` does; when it is not (a pipe, a
 /// file), one line is read from standard input and nothing is prompted, so that
 /// `printf '%s\n' "$pw" | keychainctl add-generic-password -a me -s svc -w` works in scripts.
+/// Either way the line lands in locked memory that is wiped afterwards (``SecretLine``).
 enum PasswordInput {
     /// Reads a password. With `confirmPrompt`, a terminal user types it twice and gets three
     /// tries to make the two agree (as `security` does); piped input is read once.
     static func read(prompt: String, confirmPrompt: String? = nil, context: String) throws(CommandFailure) -> [UInt8] {
         guard Console.inputIsTerminal else {
-            guard let line = Console.readLine() else {
+            switch SecretLine.readLine(fd: STDIN_FILENO) {
+            case .line(let line): return line
+            case .endOfInput:
                 throw .general(context, "no password was given on standard input.",
                                hint: "Pipe the password as one line, or run the command in a terminal to be prompted.")
+            case .tooLong: throw tooLong(context)
             }
-            return line
         }
         for _ in 0..<3 {
-            let first = try readFromTerminal(prompt: prompt, context: context)
+            var first = try readFromTerminal(prompt: prompt, context: context)
             guard let confirmPrompt else { return first }
-            let second = try readFromTerminal(prompt: confirmPrompt, context: context)
-            if first == second { return first }
+            var second = try readFromTerminal(prompt: confirmPrompt, context: context)
+            let same = first == second
+            SecretLine.wipe(&second)
+            if same { return first }
+            SecretLine.wipe(&first)
             Console.err("passwords don't match\n")
         }
         throw .general(context, "the passwords typed did not match.", hint: "Type the same password at both prompts.")
@@ -36,7 +42,8 @@ enum PasswordInput {
 
     /// Prompts on the controlling terminal and reads one line with echo off.
     private static func readFromTerminal(prompt: String, context: String) throws(CommandFailure) -> [UInt8] {
-        let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
+        // Close-on-exec, so no program started later inherits the terminal's descriptor.
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         let input = tty >= 0 ? tty : STDIN_FILENO
         let output = tty >= 0 ? tty : STDERR_FILENO
         defer { if tty >= 0 { close(tty) } }
@@ -45,13 +52,18 @@ enum PasswordInput {
         // the switch (TCSAFLUSH drops only what was typed before the prompt).
         let restore = EchoGuard(fd: input)
         Console.write(output, Array(prompt.utf8))
-        let line = Console.readLine(fd: input)
+        let outcome = SecretLine.readLine(fd: input)
         restore.restore()
         Console.write(output, Array("\n".utf8))
-        guard let line else {
-            throw .general(context, "no password was typed (end of input).", hint: nil)
+        switch outcome {
+        case .line(let line): return line
+        case .endOfInput: throw .general(context, "no password was typed (end of input).", hint: nil)
+        case .tooLong: throw tooLong(context)
         }
-        return line
+    }
+
+    private static func tooLong(_ context: String) -> CommandFailure {
+        .general(context, "the password is longer than \(SecretLine.capacity) bytes.", hint: nil)
     }
 }
 
