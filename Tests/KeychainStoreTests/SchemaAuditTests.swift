@@ -79,7 +79,7 @@ struct SchemaAuditTests {
         defer { folder.remove() }
         do {
             let db = try SQLiteConnection(path: folder.keychain.path)
-            try SchemaUpgradeTests.schema3(db)
+            try SchemaUpgradeTests.schema3(db, deviceKey: folder.deviceKey)
             try db.close()
         }
         try Self.plant(sql, in: folder.keychain)
@@ -92,6 +92,12 @@ struct SchemaAuditTests {
     func olderVersionDoesNotKeepPlantedDefinition() throws {
         let folder = try Folder()
         defer { folder.remove() }
+        do {
+            // A schema-3 file keeps its keybag as schema 3 did.
+            let db = try SQLiteConnection(path: folder.keychain.path)
+            try SchemaUpgradeTests.legacyKeybag(db, deviceKey: folder.deviceKey)
+            try db.close()
+        }
         try Self.plant("""
             ALTER TABLE genp ADD COLUMN leak BLOB GENERATED ALWAYS AS (secret) VIRTUAL;
             DROP INDEX genp_acct; CREATE INDEX genp_acct ON genp(lower(i_acct));
