@@ -13,14 +13,21 @@ struct Keybag {
     /// How a class key is wrapped.
     enum Wrapping: Int64 { case deviceKey = 0, passwordKey = 1 }
 
-    private(set) var record: KeybagRecord
+    private(set) var record: KeybagRecord {
+        didSet { hasPassword = Self.hasPasswordWrapping(record) }
+    }
     private(set) var classKeys: [ProtectionClass: SymmetricKey]
     let indexKey: SymmetricKey
     let keychainID: Data
 
     /// Whether the keychain has a password (class keys wrapped by a password key). Without one,
     /// `akpu` items cannot exist, as on a device without a passcode.
-    var hasPassword: Bool { record.classes.values.contains { $0.wrapping == .passwordKey } }
+    /// Kept rather than computed: every call asks, twice.
+    private(set) var hasPassword: Bool
+
+    private static func hasPasswordWrapping(_ record: KeybagRecord) -> Bool {
+        record.classes.values.contains { $0.wrapping == .passwordKey }
+    }
 
     /// The key of `protection`, or `errSecInteractionNotAllowed` when it is not available now.
     func key(for protection: ProtectionClass) throws(KeychainStoreError) -> SymmetricKey {
@@ -184,6 +191,7 @@ struct Keybag {
 
     init(record: KeybagRecord, classKeys: [ProtectionClass: SymmetricKey], indexKey: SymmetricKey, keychainID: Data) {
         self.record = record
+        self.hasPassword = Self.hasPasswordWrapping(record)
         self.classKeys = classKeys
         self.indexKey = indexKey
         self.keychainID = keychainID

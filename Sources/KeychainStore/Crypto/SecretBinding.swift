@@ -61,8 +61,10 @@ struct SecretBinding: Equatable {
     /// Whether `sealedSecret` is the blob these attributes were written with.
     func matches(_ sealedSecret: Data?) -> Bool {
         guard let sealedSecret else { return !hasSecret }
-        return hasSecret
-            && ItemSealer.isPresenceSealed(sealedSecret) == requiresAuthentication
-            && ItemSealer.contentNonce(sealedSecret).map { $0 == nonce } == true
+        let start = sealedSecret.startIndex + 1 + ItemSealer.wrappedKeyLength
+        guard hasSecret, ItemSealer.isPresenceSealed(sealedSecret) == requiresAuthentication,
+              sealedSecret.count >= 1 + ItemSealer.wrappedKeyLength + 28 else { return false }
+        // Compared in place: this runs for every matched row of every read.
+        return sealedSecret[start..<start + Self.nonceLength].elementsEqual(nonce)
     }
 }
