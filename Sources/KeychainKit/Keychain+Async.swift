@@ -46,6 +46,23 @@ extension Keychain {
         try await KeychainExecutor.run { try self.writeData(data, key: key) }
     }
 
+    /// Async ``add(_:key:)-(String,_)``: stores `value` only if nothing is stored under `key`.
+    public func add(_ value: String, key: String) async throws {
+        let data = Data(value.utf8)
+        try await KeychainExecutor.run { try self.addData(data, key: key) }
+    }
+
+    /// Async ``add(_:key:)-(Data,_)``.
+    public func add(_ value: Data, key: String) async throws {
+        try await KeychainExecutor.run { try self.addData(value, key: key) }
+    }
+
+    /// Async ``add(_:key:)-(T,_)``: stores `value`, encoded, only if nothing is stored under `key`.
+    public func add<T: Encodable>(_ value: T, key: String) async throws {
+        let data = try encodeValue(value, key: key)
+        try await KeychainExecutor.run { try self.addData(data, key: key) }
+    }
+
     /// Async ``remove(_:)``.
     public func remove(_ key: String) async throws {
         try await KeychainExecutor.run { try self.remove(key) }

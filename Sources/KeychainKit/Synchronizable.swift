@@ -9,7 +9,7 @@ public enum Synchronizable: Sendable, Hashable {
     /// Items synchronized through the user's cloud keychain.
     case yes
     /// Both kinds when reading, listing or removing. `set` updates whichever copies exist and
-    /// adds a local item when there is none.
+    /// adds a local item when there is none; `add` refuses when either copy exists.
     case any
 
     /// ``yes`` for true, ``no`` for false.

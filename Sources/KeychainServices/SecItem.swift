@@ -53,7 +53,8 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 ///
 /// Mirrors Security's `SecItemDelete`.
 ///
-/// - Parameter query: the class and attributes to match (no search keys).
+/// - Parameter query: the class and attributes to match. Search keys are `errSecParam`, except
+///   `kSecMatchLimitAll`, which macOS code sends and which only says what a delete does anyway.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` status.
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemImplementation.delete(query)

@@ -46,15 +46,61 @@ struct RulesDeleteTests {
         }
     }
 
-    @Test("kSecMatchLimit in a delete, even kSecMatchLimitAll, is errSecParam and deletes nothing",
+    // macOS's keychain accepts kSecMatchLimitAll in a delete (iOS's refuses it); code written for
+    // macOS sends it, so it is accepted here and means what a delete does anyway.
+    @Test("kSecMatchLimitAll in a delete removes every match and no other", arguments: PasswordClass.allCases)
+    func matchLimitAllDeletesEveryMatch(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            for name in ["a", "b", "c"] {
+                #expect(add(passwordClass.base.with([kSecAttrAccount: name, kSecAttrLabel: "doomed"])) == errSecSuccess)
+            }
+            #expect(add(passwordClass.base.with([kSecAttrAccount: "d", kSecAttrLabel: "kept"])) == errSecSuccess)
+            let all = passwordClass.base.without(kSecAttrAccount)
+            let doomed = all.with([kSecAttrLabel: "doomed", kSecMatchLimit: kSecMatchLimitAll])
+            #expect(delete(doomed) == errSecSuccess)
+            #expect(matchCount(all) == 1)
+            #expect(exists(all.with([kSecAttrLabel: "kept"])) == errSecSuccess)
+            #expect(delete(doomed) == errSecItemNotFound)
+        }
+    }
+
+    @Test("kSecMatchLimitAll in a delete works however the query is built (String keys or CFString keys)")
+    func matchLimitAllInWrapperShapes() throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(PasswordClass.genp.withSecret) == errSecSuccess)
+            let stringKeyed: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                              kSecAttrService as String: "example.service",
+                                              kSecMatchLimit as String: kSecMatchLimitAll as String]
+            #expect(SecItemDelete(stringKeyed as CFDictionary) == errSecSuccess)
+            #expect(add(PasswordClass.genp.withSecret) == errSecSuccess)
+            #expect(SecItemDelete([kSecClass: kSecClassGenericPassword, kSecMatchLimit: kSecMatchLimitAll] as CFDictionary)
+                == errSecSuccess)
+            #expect(exists(PasswordClass.genp.base) == errSecItemNotFound)
+        }
+    }
+
+    @Test("Any limit but kSecMatchLimitAll in a delete (kSecMatchLimitOne, a count, a negative count) is errSecParam and deletes nothing",
           arguments: PasswordClass.allCases)
-    func matchLimitRefused(_ passwordClass: PasswordClass) throws {
+    func otherLimitsRefused(_ passwordClass: PasswordClass) throws {
         let keychain = try TestKeychain()
         keychain.run {
             #expect(add(passwordClass.withSecret) == errSecSuccess)
-            for limit in [kSecMatchLimitAll as Any, kSecMatchLimitOne as Any, 1 as Any] {
-                #expect(delete(passwordClass.base.with([kSecMatchLimit: limit])) == errSecParam)
+            for limit in [kSecMatchLimitOne as Any, 1 as Any, 2 as Any, -1 as Any, "m_LimitSome" as Any] {
+                #expect(delete(passwordClass.base.with([kSecMatchLimit: limit])) == errSecParam, "\(limit)")
             }
+            #expect(exists(passwordClass.base) == errSecSuccess)
+        }
+    }
+
+    @Test("kSecMatchLimitAll does not let other search keys into a delete", arguments: PasswordClass.allCases)
+    func matchLimitAllWithOtherSearchKeys(_ passwordClass: PasswordClass) throws {
+        let keychain = try TestKeychain()
+        keychain.run {
+            #expect(add(passwordClass.withSecret) == errSecSuccess)
+            let query = passwordClass.base.with([kSecMatchLimit: kSecMatchLimitAll, kSecMatchCaseInsensitive: kCFBooleanTrue!])
+            #expect(delete(query) == errSecParam)
             #expect(exists(passwordClass.base) == errSecSuccess)
         }
     }

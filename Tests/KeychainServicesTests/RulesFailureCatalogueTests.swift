@@ -151,7 +151,7 @@ struct RulesFailureCatalogueTests {
         keychain.run {
             #expect(add(passwordClass.withSecret) == errSecSuccess)
             #expect(update(passwordClass.base, item([kSecValueData: Data("x".utf8), kSecAttrLabel: 5, "zzzz": 1])) == errSecNoSuchAttr)
-            #expect(delete(passwordClass.base.with([kSecMatchLimit: kSecMatchLimitAll])) == errSecParam)
+            #expect(delete(passwordClass.base.with([kSecMatchLimit: kSecMatchLimitOne])) == errSecParam)
             #expect(secret(of: passwordClass.base) == Data("s3cret".utf8))
         }
     }

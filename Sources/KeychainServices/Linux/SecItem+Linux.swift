@@ -103,8 +103,12 @@ enum SecItemImplementation {
             try requireAccessGroups(context.identity)
             try checkExplicitWriteGroup(dictionary, context.identity)
             let query = try QueryParser.parse(dictionary, for: .delete)
-            // Delete always acts on every match, so any search key (even kSecMatchLimitAll) is refused.
-            if !query.matchKeys.isEmpty || query.limit != nil || query.isAuthenticationSkip { throw StatusError(-50) }
+            // Delete always acts on every match. iOS's keychain refuses every search key here,
+            // kSecMatchLimitAll included; macOS's accepts kSecMatchLimitAll, and code written for
+            // macOS (wrapper libraries on every non-iOS platform) sends it, so it is taken to mean
+            // what delete does anyway. Any other limit would promise fewer deletions than happen.
+            if !query.matchKeys.isEmpty || query.isAuthenticationSkip { throw StatusError(-50) }
+            if query.limit != nil && !limitIsNamedAll(dictionary) { throw StatusError(-50) }
             try checkAuthenticationContext(query)
             if let reference = query.persistentReference, reference.identity == nil {
                 if !query.attributes.isEmpty { throw StatusError(-50) }
@@ -120,6 +124,12 @@ enum SecItemImplementation {
                 throw StatusError(-25300)
             }
         }
+    }
+
+    /// Whether `kSecMatchLimit` is the constant `kSecMatchLimitAll`, not a number that the parser
+    /// also reads as "all" (a negative count): only the constant is what macOS code sends.
+    private static func limitIsNamedAll(_ dictionary: NSDictionary) -> Bool {
+        (dictionary.object(forKey: "m_Limit") as? String) == "m_LimitAll"
     }
 
     /// An access control as the engine stores it, refused when this platform cannot honour it:
