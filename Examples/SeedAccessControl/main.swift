@@ -11,6 +11,8 @@
 //                         account than it saved, so on its own this finds nothing)
 //   save-as-read-account  HARNESS: the same item as `save`, under the account `read` asks for,
 //                         so that the read path can be shown asking for authentication
+// It prints the step's status and exits 0 when the step succeeded, 1 when it did not (a script
+// running the seed must see a failed step without parsing the output), 2 for bad usage.
 //
 // On Linux the device passcode is the keychain password and the prompt is the terminal
 // authenticator (or SWIFT_KEYCHAIN_AUTHENTICATOR=none). The snippet asks for biometry
@@ -118,3 +120,4 @@ default:
     FileHandle.standardError.write(Data("usage: seed-access-control save | read | save-as-read-account\n".utf8))
     exit(2)
 }
+exit(lastStatus == errSecSuccess ? 0 : 1)

@@ -51,9 +51,10 @@ final class CLISandbox: Sendable {
     }
 
     /// Runs keychainctl with `arguments`; `stdin` is fed from a file (so it is never a
-    /// terminal), empty when nil.
+    /// terminal), empty when nil. `executable` runs it under another name (a link to it).
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> CLIResult {
+    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+             executable: URL? = nil) throws -> CLIResult {
         let id = UUID().uuidString
         let inURL = home.appendingPathComponent("stdin-\(id)")
         let outURL = home.appendingPathComponent("stdout-\(id)")
@@ -68,7 +69,7 @@ final class CLISandbox: Sendable {
         let output = try FileHandle(forWritingTo: outURL)
         let errors = try FileHandle(forWritingTo: errURL)
         let process = Process()
-        process.executableURL = try CLIBinary.url()
+        process.executableURL = try executable ?? CLIBinary.url()
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
         process.currentDirectoryURL = home
@@ -83,6 +84,14 @@ final class CLISandbox: Sendable {
         return CLIResult(status: exit.terminationStatus,
                          stdoutData: (try? Data(contentsOf: outURL)) ?? Data(),
                          stderrData: (try? Data(contentsOf: errURL)) ?? Data())
+    }
+
+    /// A symbolic link to keychainctl named `name`, as if it were installed under that name.
+    func linkToBinary(named name: String) throws -> URL {
+        let link = home.appendingPathComponent("bin/\(name)")
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: try CLIBinary.url())
+        return link
     }
 
     /// Adds a generic password with the password on the command line, and requires success.

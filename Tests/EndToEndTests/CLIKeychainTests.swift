@@ -136,13 +136,49 @@ import Testing
         #expect(try sandbox.run(["default-keychain", "-d", "common"]).status == 2)
     }
 
-    @Test("show-keychain-info prints the keychain's settings line on standard error")
+    @Test("show-keychain-info prints security's settings line on standard error, and on standard output the file, the device key and the lock state")
     func showInfo() throws {
         let sandbox = try CLISandbox()
         let result = try sandbox.run(["show-keychain-info"])
         #expect(result.status == 0)
-        #expect(result.stdout == "")
         #expect(result.stderr == "Keychain \"\(sandbox.defaultKeychain.path)\" no-timeout\n")
+        #expect(result.stdout.contains("file:       \(sandbox.defaultKeychain.path)\n"))
+        #expect(result.stdout.contains("device key: \(sandbox.path("config/swift-keychain/device-key"))\n"))
+        #expect(result.stdout.contains("copy and back up the two together"))
+        #expect(result.stdout.contains("state:      never locks (no password; set one with `keychainctl set-keychain-password`)"))
+    }
+
+    @Test("show-keychain-info names SWIFT_KEYCHAIN_DEVICE_KEY_FILE's device key when it is set")
+    func showInfoDeviceKeyVariable() throws {
+        let sandbox = try CLISandbox()
+        let key = sandbox.path("elsewhere/key")
+        let result = try sandbox.run(["show-keychain-info"], environment: ["SWIFT_KEYCHAIN_DEVICE_KEY_FILE": key])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stdout.contains("device key: \(key)\n"))
+    }
+
+    @Test("create-keychain work.keychain creates work.keychain-db, which work, work.keychain and work.keychain-db all find")
+    func createDotKeychainName() throws {
+        let sandbox = try CLISandbox()
+        #expect(try sandbox.run(["create-keychain", "-p", "pw", "work.keychain"]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: sandbox.path("data/keychains/work.keychain-db")))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("data/keychains/work.keychain")))
+        for name in ["work", "work.keychain", "work.keychain-db"] {
+            let info = try sandbox.run(["show-keychain-info", name])
+            #expect(info.status == 0, "\(name): \(info)")
+            #expect(info.stderr.contains("work.keychain-db\""), "\(name)")
+        }
+        #expect(try sandbox.run(["create-keychain", "work"]).status == 48)
+    }
+
+    @Test("create-keychain with a path ending in .keychain creates PATH-db there, and the path finds it")
+    func createDotKeychainPath() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.path("ci.keychain")
+        #expect(try sandbox.run(["create-keychain", path]).status == 0)
+        #expect(FileManager.default.fileExists(atPath: path + "-db"))
+        #expect(try sandbox.run(["add-generic-password", "-a", "a", "-s", "s", "-w", "w", path]).status == 0)
+        #expect(try sandbox.run(["find-generic-password", "-s", "s", "-w", path + "-db"]).stdout == "w\n")
     }
 
     @Test("dump-keychain of an empty keychain prints nothing and succeeds")

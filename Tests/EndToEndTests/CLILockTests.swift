@@ -98,14 +98,87 @@ import Testing
         #expect(result.stderr == "")
     }
 
-    @Test("lock-keychain on a keychain without a password succeeds and says there is nothing to lock")
+    @Test("lock-keychain on a keychain without a password succeeds, says it cannot lock and names the command that sets a password")
     func lockPasswordless() throws {
         let sandbox = try CLISandbox()
         try sandbox.addGeneric(account: "a", service: "s", password: "open")
+        let result = try sandbox.run(["lock-keychain"])
+        #expect(result.status == 0)
+        #expect(result.stderr == "keychainctl: \(sandbox.defaultKeychain.path) has no password, so it cannot lock: nothing locks it, "
+            + "neither lock-keychain nor a timeout, until a password is set with `keychainctl set-keychain-password`.\n")
+        #expect(try sandbox.run(["find-generic-password", "-s", "s", "-w"]).stdout == "open\n")
+    }
+
+    @Test("lock-keychain -a locks every keychain in the keychains folder and the default keychain, and notes those without a password")
+    func lockAll() throws {
+        let sandbox = try CLISandbox()
+        let names = ["first", "second"]
+        for name in names {
+            #expect(try sandbox.run(["create-keychain", "-p", "pw", name]).status == 0)
+            #expect(try sandbox.run(["add-generic-password", "-a", "a", "-s", "s", "-w", "in-\(name)", name]).status == 0)
+        }
+        #expect(try sandbox.run(["create-keychain", "open"]).status == 0)
+        try sandbox.addGeneric(account: "a", service: "s", password: "in-login")
+        #expect(try sandbox.run(["set-keychain-password", "-p", "login-pw"]).status == 0)
+
+        let result = try sandbox.run(["lock-keychain", "-a"])
+        #expect(result.status == 0, "\(result)")
+        #expect(result.stderr == "keychainctl: \(sandbox.path("data/keychains/open.keychain-db")) has no password, so it cannot lock: "
+            + "nothing locks it, neither lock-keychain nor a timeout, until a password is set with "
+            + "`keychainctl set-keychain-password \(sandbox.path("data/keychains/open.keychain-db"))`.\n")
+        for name in names {
+            #expect(try sandbox.run(["find-generic-password", "-s", "s", "-w", name]).status == 36, "\(name)")
+        }
+        #expect(try sandbox.run(["find-generic-password", "-s", "s", "-w"]).status == 36)
+    }
+
+    @Test("lock-keychain -a also locks a default keychain that SWIFT_KEYCHAIN_PATH puts outside the keychains folder")
+    func lockAllWithKeychainPath() throws {
+        let sandbox = try CLISandbox()
+        let elsewhere = ["SWIFT_KEYCHAIN_PATH": sandbox.path("elsewhere.keychain-db")]
+        #expect(try sandbox.run(["add-generic-password", "-a", "a", "-s", "s", "-w", "x"], environment: elsewhere).status == 0)
+        #expect(try sandbox.run(["set-keychain-password", "-p", "pw"], environment: elsewhere).status == 0)
+        #expect(try sandbox.run(["lock-keychain", "-a"], environment: elsewhere).status == 0)
+        #expect(try sandbox.run(["find-generic-password", "-s", "s", "-w"], environment: elsewhere).status == 36)
+    }
+
+    @Test("lock-keychain -a creates no keychain when there is none, and says so")
+    func lockAllWithoutKeychains() throws {
+        let sandbox = try CLISandbox()
         let result = try sandbox.run(["lock-keychain", "-a"])
         #expect(result.status == 0)
-        #expect(result.stderr.contains("nothing to lock"))
-        #expect(try sandbox.run(["find-generic-password", "-s", "s", "-w"]).stdout == "open\n")
+        #expect(result.stderr.contains("no keychain to lock"))
+        #expect(!FileManager.default.fileExists(atPath: sandbox.defaultKeychain.path))
+    }
+
+    @Test("set-keychain-settings -t on a keychain without a password says it cannot lock; with a password it says nothing")
+    func timeoutWithoutPassword() throws {
+        let sandbox = try CLISandbox()
+        let open = try sandbox.run(["set-keychain-settings", "-t", "300"])
+        #expect(open.status == 0)
+        #expect(open.stderr.contains("has no password, so it cannot lock"))
+        #expect(open.stderr.contains("`keychainctl set-keychain-password`"))
+        let path = try Self.lockedKeychain(sandbox)
+        let guarded = try sandbox.run(["set-keychain-settings", "-t", "300", path])
+        #expect(guarded.status == 0)
+        #expect(guarded.stderr == "")
+    }
+
+    @Test("show-keychain-info --locked-status exits 36 while locked and 0 once unlocked, printing nothing; the full form shows the state")
+    func lockedStatus() throws {
+        let sandbox = try CLISandbox()
+        let path = try Self.lockedKeychain(sandbox)
+        let locked = try sandbox.run(["show-keychain-info", "--locked-status", path])
+        #expect(locked.status == 36)
+        #expect(locked.stdout == "" && locked.stderr == "")
+        #expect(try sandbox.run(["show-keychain-info", path]).stdout.contains("state:      locked\n"))
+        #expect(try sandbox.run(["unlock-keychain", "-p", "pw", path]).status == 0)
+        let unlocked = try sandbox.run(["show-keychain-info", "--locked-status", path])
+        #expect(unlocked.status == 0)
+        #expect(unlocked.stdout == "" && unlocked.stderr == "")
+        #expect(try sandbox.run(["show-keychain-info", path]).stdout.contains("state:      unlocked\n"))
+        #expect(try sandbox.run(["lock-keychain", path]).status == 0)
+        #expect(try sandbox.run(["show-keychain-info", "--locked-status"]).status == 0)
     }
 
     @Test("set-keychain-password changes the password: the old one stops working, the new one works")
@@ -148,7 +221,7 @@ import Testing
         let path = try Self.lockedKeychain(sandbox)
         let removed = try sandbox.run(["set-keychain-password", "-o", "pw", "-p", "", path])
         #expect(removed.status == 0, "\(removed)")
-        #expect(try sandbox.run(["lock-keychain", path]).stderr.contains("nothing to lock"))
+        #expect(try sandbox.run(["lock-keychain", path]).stderr.contains("has no password, so it cannot lock"))
         #expect(try sandbox.run(["find-generic-password", "-s", "guarded", "-w", path]).stdout == "inside\n")
     }
 

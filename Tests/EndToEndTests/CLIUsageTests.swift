@@ -56,8 +56,40 @@ import Testing
     func unknownSubcommand() throws {
         let result = try CLISandbox().run(["frobnicate-keychain"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("Error"))
+        #expect(result.stderr.contains("Error: unknown subcommand 'frobnicate-keychain'."))
         #expect(result.stdout == "")
+    }
+
+    @Test("A misspelled subcommand is named as unknown, with the nearest subcommand suggested, and exits 2",
+          arguments: [(["find-generic-pasword", "-a", "alice"], "find-generic-password"),
+                      (["dump-keychian"], "dump-keychain"),
+                      (["lock-keychan", "-a"], "lock-keychain"),
+                      (["help", "unlock-keychian"], "unlock-keychain")])
+    func misspelledSubcommand(_ arguments: [String], _ suggestion: String) throws {
+        let result = try CLISandbox().run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        let word = arguments[0] == "help" ? arguments[1] : arguments[0]
+        #expect(result.stderr.hasPrefix("Error: unknown subcommand '\(word)'. Did you mean '\(suggestion)'?\n"), "\(result)")
+    }
+
+    @Test("A word far from every subcommand is unknown without a suggestion, in interactive mode too")
+    func unknownWithoutSuggestion() throws {
+        let sandbox = try CLISandbox()
+        let result = try sandbox.run(["frobnicate"])
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("Error: unknown subcommand 'frobnicate'.\n"))
+        let session = try sandbox.run(["-i"], stdin: "dump-keychian\n")
+        #expect(session.status == 2)
+        #expect(session.stderr.contains("Did you mean 'dump-keychain'?"))
+    }
+
+    @Test("The suggestion counts a swap of two neighbouring letters as one edit")
+    func editDistanceCountsSwaps() throws {
+        // "keychian" is one swap from "keychain", so the suggestion must be dump-keychain even
+        // with a second typo elsewhere in the word.
+        let result = try CLISandbox().run(["dmp-keychian"])
+        #expect(result.stderr.contains("Did you mean 'dump-keychain'?"), "\(result)")
     }
 
     /// The arguments each subcommand needs, so that an unknown option is its only mistake.
@@ -73,6 +105,19 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("--no-such-option"))
         #expect(result.stdout == "")
+    }
+
+    @Test("No subcommand's help leaves a dangling \"see below\" or a run of spaces inside a sentence", arguments: subcommands)
+    func helpTextIsClean(_ name: String) throws {
+        let help = try CLISandbox().run(["help", name]).stdout
+        #expect(!help.contains("see below"))
+        // Wrapped lines are indented; a run of spaces after a word inside a line is a glitch. The
+        // one deliberate pair ("no-timeout  or  Keychain") separates two examples.
+        for line in help.split(separator: "\n") {
+            let text = line.drop { $0 == " " }.replacingOccurrences(of: "no-timeout  or  Keychain", with: "")
+            let option = text.hasPrefix("-") || text.hasPrefix("<")
+            #expect(option || !text.contains("   "), "\(name): \(line)")
+        }
     }
 
     @Test("An option missing its value is bad usage")

@@ -14,8 +14,11 @@ struct SeedAccessControlTests {
     func run(_ sandbox: ProbeSandbox, _ command: String, _ extra: [String: String]) throws -> String {
         let environment = sandbox.environment.merging(extra) { $1 }.merging(["SWIFT_KEYCHAIN_AUTHENTICATOR": "none"]) { $1 }
         let outcome = try ProofSupport.run(try ProofSupport.product("seed-access-control"), [command], environment: environment)
-        #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
-        return outcome.lines.joined(separator: "\n")
+        let printed = outcome.lines.joined(separator: "\n")
+        // A step that failed exits 1, so that a script notices without reading the output.
+        let succeeded = printed.contains("status=0")
+        #expect(outcome.status == (succeeded ? 0 : 1), "exit \(outcome.status) for \(printed); stderr: \(outcome.stderr)")
+        return printed
     }
 
     @Test("On a machine without biometry the article's item cannot be stored: errSecAuthFailed")
@@ -59,7 +62,7 @@ struct SeedAccessControlTests {
             try terminal.waitFor("Password:", occurrences: attempt)
             terminal.type(rightPassword ? Self.password : "not-it-\(attempt)")
         }
-        let result = try terminal.waitFor("EXIT=0")
+        let result = try terminal.waitFor(rightPassword ? "EXIT=0" : "EXIT=1")
         #expect(result.contains(rightPassword ? "read: status=0 data=matches" : "read: status=-25293 data=none"))
         #expect(!result.contains(Self.password))
     }

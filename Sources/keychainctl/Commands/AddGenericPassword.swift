@@ -15,7 +15,7 @@ struct AddGenericPassword: ParsableCommand {
     @OptionGroup var attributes: GenericPasswordOptions
 
     @Option(name: [.customShort("w"), .customShort("p"), .customLong("password")], parsing: .unconditional,
-            help: ArgumentHelp("The password (-p is the older spelling). Give -w last, or -w -, to be prompted; see below.", valueName: "password"))
+            help: ArgumentHelp("The password (-p is the older spelling). Give -w last, or -w -, to be prompted without echo.", valueName: "password"))
     var password: String?
 
     @Flag(name: .customShort("U"), help: "Update the item if it already exists (otherwise an existing item is an error, exit 45).")

@@ -15,7 +15,7 @@ struct AddInternetPassword: ParsableCommand {
     @OptionGroup var attributes: InternetPasswordOptions
 
     @Option(name: [.customShort("w"), .customLong("password")], parsing: .unconditional,
-            help: ArgumentHelp("The password. Give -w last, or -w -, to be prompted; see below.", valueName: "password"))
+            help: ArgumentHelp("The password. Give -w last, or -w -, to be prompted without echo.", valueName: "password"))
     var password: String?
 
     @Flag(name: .customShort("U"), help: "Update the item if it already exists (otherwise an existing item is an error, exit 45).")

@@ -13,8 +13,9 @@ struct CreateKeychain: ParsableCommand {
             (exit 48, errSecDuplicateKeychain) and is left untouched. Without -p or -P the new \
             keychain has no password: it opens with this user's device key alone, like the \
             default keychain. A bare name is created in the keychains folder \
-            (${XDG_DATA_HOME:-~/.local/share}/keychains), with ".keychain-db" added when it has no \
-            extension. \(PasswordArgument.warning)
+            (${XDG_DATA_HOME:-~/.local/share}/keychains). As on macOS, keychain files end in \
+            ".keychain-db": "work" and "work.keychain" both create work.keychain-db, which every \
+            command then finds as work, work.keychain or work.keychain-db. \(PasswordArgument.warning)
             """)
 
     @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,
@@ -40,7 +41,7 @@ struct CreateKeychain: ParsableCommand {
         let secret: [UInt8]? = try wantsPassword ? PasswordArgument.resolve(
             password ?? PasswordArgument.readMarker, prompt: "password for new keychain: ",
             confirmPrompt: "retype password for new keychain: ", context: "SecKeychainCreate") : nil
-        for target in KeychainSession.targets(location.named(keychains)) {
+        for target in KeychainSession.targetsToCreate(location.named(keychains)) {
             let context = "SecKeychainCreate \(target.url.path)"
             if FileManager.default.fileExists(atPath: target.url.path) {
                 throw CommandFailure.status(errSecDuplicateKeychain, context)

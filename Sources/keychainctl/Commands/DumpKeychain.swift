@@ -29,17 +29,21 @@ struct DumpKeychain: ParsableCommand {
 
     func run() throws {
         for target in KeychainSession.targets(location.named(keychains)) {
-            let file = try KeychainSession.openForItems(target, accessGroup: group.accessGroup)
-            // As `security dump-keychain -d` does, ask to unlock a locked keychain first.
-            if includeData { try KeychainAdministration.unlockIfNeeded(file, path: target.url.path) }
-            for kind in [PasswordKind.internet, .generic] {
-                for item in try ItemStore.all(kind, withSecrets: includeData, context: "SecKeychainSearchCopyNext") {
-                    var text = ItemPrinter.render(item.attributes, kind: kind, keychain: target.url)
-                    if includeData {
-                        text += "data:\n" + SecurityFormat.buffer(Array(item.secret ?? Data())) + "\n"
-                    }
-                    Console.out(text)
+            try CommandFailure.about(target) { () throws(CommandFailure) in try dump(target) }
+        }
+    }
+
+    private func dump(_ target: KeychainSession.Target) throws(CommandFailure) {
+        let file = try KeychainSession.openForItems(target, accessGroup: group.accessGroup)
+        // As `security dump-keychain -d` does, ask to unlock a locked keychain first.
+        if includeData { try KeychainAdministration.unlockIfNeeded(file, path: target.url.path) }
+        for kind in [PasswordKind.internet, .generic] {
+            for item in try ItemStore.all(kind, withSecrets: includeData, context: "SecKeychainSearchCopyNext") {
+                var text = ItemPrinter.render(item.attributes, kind: kind, keychain: target.url)
+                if includeData {
+                    text += "data:\n" + SecurityFormat.buffer(Array(item.secret ?? Data())) + "\n"
                 }
+                Console.out(text)
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeychainServices
 
 /// `import`: adds the items of a backup made by `export`.
 struct Import: ParsableCommand {
@@ -10,6 +11,9 @@ struct Import: ParsableCommand {
             Reads a backup written by `keychainctl export` and adds its items, printing how many \
             were imported. A wrong passphrase exits 51 (errSecAuthFailed). \(PasswordArgument.warning)
             """)
+
+    /// A backup has its own passphrase, chosen at `export`; people try the keychain password.
+    static let wrongPassphraseHint = "The backup's passphrase was not accepted: it is the passphrase given to export when the backup was written, not a keychain password."
 
     @Argument(help: ArgumentHelp("The backup file to read.", valueName: "file"))
     var input: String
@@ -34,7 +38,12 @@ struct Import: ParsableCommand {
         let file = try KeychainSession.open(target)
         let secret = try PasswordArgument.resolve(passphrase ?? PasswordArgument.readMarker, prompt: "passphrase for the backup: ",
                                                   confirmPrompt: nil, context: context)
-        let count = try KeychainAdministration.importBackup(file, from: URL(fileURLWithPath: input), passphrase: secret, context: context)
+        let count: Int
+        do throws(CommandFailure) {
+            count = try KeychainAdministration.importBackup(file, from: URL(fileURLWithPath: input), passphrase: secret, context: context)
+        } catch {
+            throw error.replacingHint(for: errSecAuthFailed, with: Self.wrongPassphraseHint).about(target)
+        }
         Console.out("\(count) item\(count == 1 ? "" : "s") imported.\n")
     }
 }

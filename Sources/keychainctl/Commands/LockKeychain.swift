@@ -1,6 +1,7 @@
 import ArgumentParser
 
-/// `lock-keychain`: locks a keychain for every process of this user.
+/// `lock-keychain`: locks a keychain, or with -a every keychain of this user, for every process
+/// of this user.
 struct LockKeychain: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lock-keychain",
@@ -9,10 +10,13 @@ struct LockKeychain: ParsableCommand {
             Locks the keychain for every process of this user: items protected by its password \
             (kSecAttrAccessibleWhenUnlocked and ...AfterFirstUnlock) cannot be read until it is \
             unlocked again, and reading them fails with errSecInteractionNotAllowed (exit 36). \
-            A keychain without a password has nothing to lock: the command succeeds and says so             on standard error (set one with set-keychain-password).
+            With -a, every keychain is locked: each *.keychain-db file in the keychains folder, \
+            and the default keychain. A keychain without a password can never lock: the command \
+            succeeds and says so on standard error, naming the command that sets a password \
+            (set-keychain-password).
             """)
 
-    @Flag(name: .customShort("a"), help: "Lock all keychains (here: the default keychain).")
+    @Flag(name: .customShort("a"), help: "Lock every keychain: each *.keychain-db in the keychains folder, and the default keychain.")
     var all = false
 
     @OptionGroup var location: KeychainOption
@@ -26,11 +30,34 @@ struct LockKeychain: ParsableCommand {
     }
 
     func run() throws {
-        let target = KeychainSession.targets(location.named(keychains))[0]
+        guard all else {
+            try Self.lock(KeychainSession.targets(location.named(keychains))[0])
+            return
+        }
+        let targets = KeychainSession.allExisting()
+        if targets.isEmpty {
+            Console.err("\(Console.programName): there is no keychain to lock.\n")
+            return
+        }
+        // One keychain that cannot be opened (another device key, damage) must not leave the
+        // others unlocked: lock every one that opens, then report what failed.
+        var failures: [CommandFailure] = []
+        for target in targets {
+            do {
+                try Self.lock(target)
+            } catch {
+                failures.append(error)
+            }
+        }
+        for failure in failures.dropLast() { Console.report(failure) }
+        if let last = failures.last { throw last }
+    }
+
+    private static func lock(_ target: KeychainSession.Target) throws(CommandFailure) {
         let file = try KeychainSession.open(target)
         let context = "SecKeychainLock \(target.url.path)"
         if try !KeychainAdministration.hasPassword(file, context: context) {
-            Console.err("\(Console.programName): \(target.url.path) has no password, so there is nothing to lock; set one with set-keychain-password.\n")
+            Console.err(KeychainAdministration.cannotLockNote(target))
             return
         }
         try KeychainAdministration.lock(file, context: context)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainServices
 
 /// `set-keychain-password`: sets, changes or removes a keychain's password.
 struct SetKeychainPassword: ParsableCommand {
@@ -39,6 +40,12 @@ struct SetKeychainPassword: ParsableCommand {
             oldPassword ?? PasswordArgument.readMarker, prompt: "Old Password: ", confirmPrompt: nil, context: context) : nil
         let new = try PasswordArgument.resolve(newPassword ?? PasswordArgument.readMarker, prompt: "New Password: ",
                                                confirmPrompt: "Retype New Password: ", context: context)
-        try KeychainAdministration.setPassword(file, new: new.isEmpty ? nil : new, current: current, context: context)
+        do throws(CommandFailure) {
+            try KeychainAdministration.setPassword(file, new: new.isEmpty ? nil : new, current: current, context: context)
+        } catch {
+            throw error.replacingHint(for: errSecAuthFailed,
+                                      with: "The current password of \(target.url.path) (-o, or the Old Password prompt) was not accepted; the password is unchanged.")
+                .about(target)
+        }
     }
 }

@@ -8,8 +8,9 @@ struct SetKeychainSettings: ParsableCommand {
         abstract: "Set the settings of a keychain.",
         discussion: """
             With -t the keychain locks itself after that many seconds without use; without -t it \
-            never times out (as in macOS `security`, omitting -t means "no timeout"). The timeout \
-            matters only for a keychain with a password. -l (lock when the system sleeps) is \
+            never times out (as in macOS `security`, omitting -t means "no timeout"). A keychain \
+            without a password cannot lock: the timeout is kept for when a password is set, and a \
+            note on standard error says so, naming the command that sets one. -l (lock when the system sleeps) is \
             accepted so that scripts such as `set-keychain-settings -lut 7200` keep working, but \
             has no effect here: a note on standard error says so.
             """)
@@ -38,6 +39,10 @@ struct SetKeychainSettings: ParsableCommand {
         let context = "SecKeychainSetSettings \(target.url.path)"
         let file = try KeychainSession.open(target)
         try KeychainAdministration.setLockTimeout(file, timeout.map(TimeInterval.init), context: context)
+        if timeout != nil, try !KeychainAdministration.hasPassword(file, context: context) {
+            // Saying nothing would let the user believe the keychain now locks after the timeout.
+            Console.err(KeychainAdministration.cannotLockNote(target))
+        }
         if lockOnSleep {
             Console.err("\(Console.programName): -l (lock on sleep) has no effect on this platform; use -t to lock after a timeout.\n")
         }

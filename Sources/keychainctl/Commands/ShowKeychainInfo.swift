@@ -1,6 +1,9 @@
 import ArgumentParser
+import KeychainServices
+import KeychainStore
 
-/// `show-keychain-info`: shows a keychain's lock settings.
+/// `show-keychain-info`: shows a keychain's lock settings, where its two halves (the file and
+/// the device key) live, and whether it is locked.
 struct ShowKeychainInfo: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "show-keychain-info",
@@ -10,12 +13,27 @@ struct ShowKeychainInfo: ParsableCommand {
             Keychain "/path/login.keychain-db" no-timeout  or  Keychain "/path" timeout=300s. \
             The timeout is the one set with set-keychain-settings -t; it matters only for a \
             keychain with a password.
+
+            Then, on standard output: the keychain file, its device key (the file opens only with \
+            it, so the two must be copied and backed up together), and whether the keychain is \
+            locked, unlocked, or has no password and never locks.
+
+            With --locked-status nothing is printed: the exit status says whether the keychain is \
+            locked (36, as errSecInteractionNotAllowed) or not (0), for scripts: \
+            `keychainctl show-keychain-info --locked-status || keychainctl unlock-keychain`.
             """)
+
+    @Flag(name: .customLong("locked-status"), help: "Print nothing; exit 0 when the keychain is unlocked (or has no password), 36 when it is locked.")
+    var lockedStatus = false
 
     @OptionGroup var location: KeychainOption
 
     @Argument(help: ArgumentHelp("The keychain (instead of --keychain).", valueName: "keychain"))
     var keychains: [String] = []
+
+    /// The exit status of `--locked-status` for a locked keychain: the one a read of a locked
+    /// keychain exits with, so that 36 means "locked" throughout.
+    static let lockedExitStatus = ExitStatus.code(for: errSecInteractionNotAllowed)
 
     func validate() throws {
         try location.validate(positional: keychains, allowsSeveral: false)
@@ -24,12 +42,33 @@ struct ShowKeychainInfo: ParsableCommand {
     func run() throws {
         let target = KeychainSession.targets(location.named(keychains))[0]
         let file = try KeychainSession.open(target)
+        let context = "SecKeychainCopySettings \(target.url.path)"
+        let locked = try KeychainAdministration.isLocked(file, context: context)
+        if lockedStatus {
+            if locked { throw ExitCode(Self.lockedExitStatus) }
+            return
+        }
         var line = "Keychain \"\(target.url.path)\""
-        if let timeout = try KeychainAdministration.lockTimeout(file, context: "SecKeychainCopySettings") {
+        if let timeout = try KeychainAdministration.lockTimeout(file, context: context) {
             line += " timeout=\(Int(timeout))s"
         } else {
             line += " no-timeout"
         }
         Console.err(line + "\n")
+        Console.out(details(target, hasPassword: try KeychainAdministration.hasPassword(file, context: context), locked: locked))
+    }
+
+    private func details(_ target: KeychainSession.Target, hasPassword: Bool, locked: Bool) -> String {
+        let state = !hasPassword
+            ? "never locks (no password; set one with `\(Console.programName) set-keychain-password\(target.commandArgument)`)"
+            : locked ? "locked" : "unlocked"
+        return """
+            file:       \(target.url.path)
+            device key: \(DeviceKey.defaultLocation().path)
+            state:      \(state)
+            The file opens only with its device key: copy and back up the two together. A copy of \
+            the file without the device key cannot be opened, by anyone.
+
+            """
     }
 }

@@ -15,7 +15,7 @@ struct UnlockKeychain: ParsableCommand {
             """)
 
     @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,
-            help: ArgumentHelp("The keychain password; see below for prompting.", valueName: "password"))
+            help: ArgumentHelp("The keychain password. Give -p last, or -p -, to be prompted without echo.", valueName: "password"))
     var password: String?
 
     @Flag(name: .customShort("u"), help: "Do not use a password: succeeds only for a keychain without one (otherwise errSecAuthFailed).")
@@ -40,6 +40,11 @@ struct UnlockKeychain: ParsableCommand {
         let secret = try PasswordArgument.resolve(password ?? PasswordArgument.readMarker,
                                                   prompt: "password to unlock \(target.url.path): ",
                                                   confirmPrompt: nil, context: context)
-        try KeychainAdministration.unlock(file, password: secret, context: context)
+        do throws(CommandFailure) {
+            try KeychainAdministration.unlock(file, password: secret, context: context)
+        } catch {
+            throw error.replacingHint(for: errSecAuthFailed,
+                                      with: KeychainAdministration.wrongKeychainPasswordHint(target.url.path))
+        }
     }
 }

@@ -18,7 +18,13 @@ enum PasswordActions {
                                               context: "SecKeychainItemCreateFromContent (\(keychainName))"))
         }
         _ = try KeychainSession.openForItems(target, accessGroup: accessGroup)
+        try CommandFailure.about(target) { () throws(CommandFailure) in
+            try store(given, secret: secret, update: update, keychainName: keychainName)
+        }
+    }
 
+    private static func store(_ given: PasswordAttributes, secret: Data?, update: Bool,
+                              keychainName: String) throws(CommandFailure) {
         var stored = given
         // As in `security`, the label defaults to the service (or server).
         if stored.label == nil { stored.label = given.kind == .generic ? given.service : given.server }
@@ -67,11 +73,20 @@ enum PasswordActions {
                               accessGroup: String?) throws(CommandFailure) -> (ItemStore.Found, URL) {
         for target in targets {
             _ = try KeychainSession.openForItems(target, accessGroup: accessGroup)
-            if let found = try ItemStore.first(given.searchAttributes, withSecret: withSecret,
-                                               context: "SecKeychainSearchCopyNext") {
-                return (found, target.url)
+            let match = try CommandFailure.about(target) { () throws(CommandFailure) in
+                do throws(CommandFailure) {
+                    return try ItemStore.first(given.searchAttributes, withSecret: withSecret,
+                                               context: "SecKeychainSearchCopyNext")
+                } catch {
+                    // Only an item whose access control asks for authentication refuses a read
+                    // with errSecAuthFailed: the password typed for it was wrong.
+                    throw error.replacingHint(for: errSecAuthFailed, with: itemAuthenticationHint)
+                }
             }
+            if let match { return (match, target.url) }
         }
-        throw .status(errSecItemNotFound, "SecKeychainSearchCopyNext")
+        throw .status(errSecItemNotFound, "SecKeychainSearchCopyNext", keychain: targets.count == 1 ? targets[0] : nil)
     }
+
+    static let itemAuthenticationHint = "The item asks for authentication before it is read, and the keychain password given was not accepted; try again."
 }

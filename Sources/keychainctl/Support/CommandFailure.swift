@@ -19,18 +19,35 @@ struct CommandFailure: Error, Sendable {
     /// What the user can do about it.
     let hint: String?
 
-    /// A failed keychain call.
-    static func status(_ status: OSStatus, _ context: String, hint: String? = nil) -> CommandFailure {
+    /// A failed keychain call; `keychain` is the keychain it was about, named in the hint.
+    static func status(_ status: OSStatus, _ context: String, hint: String? = nil,
+                       keychain: KeychainSession.Target? = nil) -> CommandFailure {
         CommandFailure(status: status, context: context, message: StatusText.message(status),
-                       hint: hint ?? StatusText.hint(status))
+                       hint: hint ?? StatusText.hint(status, keychain: keychain))
     }
 
     /// A failed engine call (opening or changing a keychain file). The engine's reason names
     /// files and settings, never item contents, so it is safe to show.
-    static func engine(_ error: KeychainStoreError, _ context: String, hint: String? = nil) -> CommandFailure {
+    static func engine(_ error: KeychainStoreError, _ context: String, hint: String? = nil,
+                       keychain: KeychainSession.Target? = nil) -> CommandFailure {
         let message = StatusText.message(error.status).trimmingTrailingPeriod() + " (" + error.reason + ")."
         return CommandFailure(status: error.status, context: context, message: message,
-                              hint: hint ?? StatusText.hint(error.status))
+                              hint: hint ?? StatusText.hint(error.status, keychain: keychain))
+    }
+
+    /// This failure with the hint that fits `keychain`, for failures raised by calls that do not
+    /// know which keychain they ran on (the SecItem calls). A hint chosen by the call site stays.
+    func about(_ keychain: KeychainSession.Target) -> CommandFailure {
+        guard let status, hint == StatusText.hint(status) else { return self }
+        return CommandFailure(status: status, context: context, message: message,
+                              hint: StatusText.hint(status, keychain: keychain))
+    }
+
+    /// This failure with another hint, for a status whose meaning depends on the command
+    /// (which password errSecAuthFailed refused).
+    func replacingHint(for status: OSStatus, with newHint: String) -> CommandFailure {
+        guard self.status == status else { return self }
+        return CommandFailure(status: status, context: context, message: message, hint: newHint)
     }
 
     /// A failure with no keychain status; exits 1, as `security` does for these.
@@ -41,6 +58,15 @@ struct CommandFailure: Error, Sendable {
     /// Something `security` does that has no counterpart here: errSecUnimplemented, exit 252.
     static func unsupported(_ context: String, _ message: String, hint: String) -> CommandFailure {
         CommandFailure(status: errSecUnimplemented, context: context, message: message, hint: hint)
+    }
+
+    /// Runs `body`, and gives a failure it raises the hint that names `keychain`.
+    static func about<T>(_ keychain: KeychainSession.Target, _ body: () throws(CommandFailure) -> T) throws(CommandFailure) -> T {
+        do {
+            return try body()
+        } catch {
+            throw error.about(keychain)
+        }
     }
 
     /// The exit status for this failure.

@@ -44,6 +44,10 @@ enum CommandRunner {
             Console.err(shown.first.map { [$0] + shown.dropFirst().map { "\"\($0)\"" } }?.joined(separator: " ") ?? "")
             Console.err("\n")
         }
+        if let problem = SubcommandSuggestion.problem(arguments) {
+            Console.err(problem)
+            return Outcome(exitCode: ExitStatus.usage, reported: ExitStatus.usage)
+        }
         do {
             var command = try Keychainctl.parseAsRoot(arguments)
             try command.run()

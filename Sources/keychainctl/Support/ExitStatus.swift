@@ -39,6 +39,7 @@ enum ExitStatus {
         (code(for: errSecIO), "errSecIO: reading or writing the keychain file failed"),
         (code(for: errSecParam), "errSecParam: a value was rejected by the keychain"),
         (code(for: errSecMissingEntitlement), "errSecMissingEntitlement: the access group is not held"),
+        (code(for: BackupDestination.fileExistsStatus), "dupFNErr: export's output file already exists (--force replaces it)"),
         (code(for: errSecUnimplemented), "errSecUnimplemented: not supported here (list-keychains -s, default-keychain -s)"),
     ]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainServices
 import KeychainStore
 
 /// Keychain-level operations (password, lock, settings, backups): thin calls into the engine's
@@ -18,6 +19,15 @@ enum KeychainAdministration {
     /// Whether the keychain has a password (without one it can never be locked).
     static func hasPassword(_ file: KeychainFile, context: String) throws(CommandFailure) -> Bool {
         file.hasPassword
+    }
+
+    /// The note for a keychain without a password, which nothing (neither `lock-keychain` nor a
+    /// timeout) can lock: it opens with the device key alone. It names the command that fixes it.
+    static func cannotLockNote(_ target: KeychainSession.Target) -> String {
+        let program = Console.programName
+        return "\(program): \(target.url.path) has no password, so it cannot lock: nothing locks it, "
+            + "neither lock-keychain nor a timeout, until a password is set with "
+            + "`\(program) set-keychain-password\(target.commandArgument)`.\n"
     }
 
     static func isLocked(_ file: KeychainFile, context: String) throws(CommandFailure) -> Bool {
@@ -76,7 +86,16 @@ enum KeychainAdministration {
         guard file.isLocked else { return }
         let context = "SecKeychainUnlock \(path)"
         let password = try PasswordInput.read(prompt: "password to unlock \(path): ", context: context)
-        try unlock(file, password: password, context: context)
+        do throws(CommandFailure) {
+            try unlock(file, password: password, context: context)
+        } catch {
+            throw error.replacingHint(for: errSecAuthFailed, with: wrongKeychainPasswordHint(path))
+        }
+    }
+
+    /// The hint for a keychain password that `unlock` refused.
+    static func wrongKeychainPasswordHint(_ path: String) -> String {
+        "The password of \(path) was not accepted, so it stays locked; try again."
     }
 
     /// The engine takes passwords as text; bytes that are not UTF-8 cannot be one.

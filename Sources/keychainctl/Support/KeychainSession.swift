@@ -13,35 +13,38 @@ enum KeychainSession {
     struct Target: Sendable {
         let url: URL
         let named: Bool
+
+        /// What to append to a suggested command so that it acts on this keychain: nothing for
+        /// the default keychain, else a space and the path, quoted for the shell when needed.
+        var commandArgument: String {
+            named ? " " + ShellQuoting.quote(url.path) : ""
+        }
     }
 
     /// The keychains `names` refer to, or the default keychain when there are none.
     static func targets(_ names: [String]) -> [Target] {
         if names.isEmpty { return [Target(url: KeychainPaths.defaultKeychain(), named: false)] }
-        return names.map { Target(url: resolve($0), named: true) }
+        return names.map { Target(url: KeychainNames.fileToOpen($0), named: true) }
     }
 
-    /// A path as given; a bare name is looked up in the keychains folder, as `security` looks
-    /// one up in ~/Library/Keychains: "login.keychain" finds "login.keychain-db", and a name
-    /// without an extension gets ".keychain-db".
-    static func resolve(_ name: String) -> URL {
-        if name.contains("/") { return URL(fileURLWithPath: name) }
-        let folder = keychainsFolder()
-        let direct = folder.appendingPathComponent(name)
-        if FileManager.default.fileExists(atPath: direct.path) { return direct }
-        if !name.hasSuffix("-db") {
-            let database = folder.appendingPathComponent(name + "-db")
-            if FileManager.default.fileExists(atPath: database.path) { return database }
+    /// The files `create-keychain` makes for `names` (see ``KeychainNames``).
+    static func targetsToCreate(_ names: [String]) -> [Target] {
+        names.map { Target(url: KeychainNames.fileToCreate($0), named: true) }
+    }
+
+    /// Every keychain of this user, for `lock-keychain -a`: each `*.keychain-db` in the keychains
+    /// folder, and the default keychain wherever `SWIFT_KEYCHAIN_PATH` puts it. Only files that
+    /// exist: locking all must not create the default keychain.
+    static func allExisting() -> [Target] {
+        var seen = Set<String>()
+        var result: [Target] = []
+        let defaultURL = KeychainPaths.defaultKeychain()
+        for url in [defaultURL] + KeychainNames.keychainsInFolder() {
+            let key = url.standardizedFileURL.path
+            guard FileManager.default.fileExists(atPath: key), seen.insert(key).inserted else { continue }
+            result.append(Target(url: url, named: url != defaultURL))
         }
-        if !name.contains(".") { return folder.appendingPathComponent(name + ".keychain-db") }
-        return direct
-    }
-
-    /// The folder the default keychain lives in when `SWIFT_KEYCHAIN_PATH` is not set.
-    static func keychainsFolder() -> URL {
-        var environment = ProcessInfo.processInfo.environment
-        environment[KeychainPaths.keychainPathVariable] = nil
-        return KeychainPaths.defaultKeychain(environment: environment).deletingLastPathComponent()
+        return result
     }
 
     /// Keychains this process has opened, by path. Interactive mode runs many commands in one
@@ -58,7 +61,7 @@ enum KeychainSession {
             opened.withLock { $0[key] = file }
             return file
         } catch {
-            throw .engine(error, "SecKeychainOpen \(target.url.path)")
+            throw .engine(error, "SecKeychainOpen \(target.url.path)", keychain: target)
         }
     }
 
