@@ -1,5 +1,5 @@
 // swift-tools-version: 6.1
-// libFuzzer targets for swift-keychain (issue 7.5). A package of its own, so the main manifest
+// libFuzzer targets for swift-keychain. A package of its own, so the main manifest
 // stays free of unsafeFlags and fuzzing builds in its own folder: Fuzz/run.sh builds every target
 // with `-sanitize=fuzzer,address -parse-as-library` and runs each for a bounded time.
 import PackageDescription

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# CI's fuzzing stage (issue 7.5): builds the libFuzzer targets of Fuzz/ (FuzzQueryParser,
+# CI's fuzzing stage: builds the libFuzzer targets of Fuzz/ (FuzzQueryParser,
 # FuzzDecoders, FuzzBackup; with AddressSanitizer) and runs each for FUZZ_SECONDS (default 60,
 # libFuzzer's -max_total_time) starting from the committed corpus in Fuzz/corpus/. Fails on a
 # crash, a sanitizer report, a failed build, or when the whole stage runs past its time limit.

@@ -139,8 +139,8 @@ def summary(results):
              f"{' '.join(m.get('loadavg_start', ['?']))}, at the end {' '.join(m.get('loadavg_end', ['?']))}: the machine "
              "is shared, so other work can add noise (p99 especially).", ""]
 
-    # ---- issue 2 §8: ours against the floor
-    lines += ["### Our keychain and the raw-SQLite floor (issue 2 §8)", "",
+    # ---- ours against the floor
+    lines += ["### Our keychain and the raw-SQLite floor", "",
               "Median (p99) per operation, in-process, one durable transaction per operation.", "",
               "| items | op | swift-keychain | raw SQLite | ours / floor |", "|---:|---|---:|---:|---:|"]
     for n in sorted(int(k) for k in ours["sizes"]):
@@ -206,7 +206,7 @@ def summary(results):
     # ---- lock
     if "lock" in results:
         L = results["lock"]
-        lines += ["### Lock state (issue 3 §7)", "",
+        lines += ["### Lock state", "",
                   f"{L['items']:,} items per keychain; scrypt {L['scrypt_parameters']}; unlock shared through: {L['unlock_sharing']}.", "",
                   "| measure | median | p99 | n |", "|---|---:|---:|---:|"]
         for key, label in [("unlock", "unlock (right password)"), ("unlock_wrong_password", "unlock (wrong password, refused)"),
@@ -269,7 +269,7 @@ def summary(results):
 def targets(results):
     S = results["systems"]
     ours, floor = S["swift-keychain"], S["sqlite-floor"]
-    out = ["Targets of issue 2 §8, checked by report.py on this run:", ""]
+    out = ["The performance targets, checked by report.py on this run:", ""]
 
     def verdict(ok):
         return "met" if ok else "**missed**"

@@ -3,7 +3,7 @@ import KeychainTestSupport
 import KeychainStore
 import Testing
 
-/// DESIGN §4: a write commits durably before the call returns, so a crash never loses a call that
+/// Durability: a write commits durably before the call returns, so a crash never loses a call that
 /// returned success and never leaves half an update. A writer process (`keychain-test-worker
 /// crash-workload`) adds, updates, deletes and changes the password in a loop and is killed with
 /// SIGKILL at random points, over and over; after each kill the keychain is reopened and checked

@@ -4,7 +4,8 @@ import Testing
 import KeychainServices
 import KeychainStore
 
-/// One unlock serves every process of the user; one lock locks them all (issue 3, DESIGN §5).
+/// One unlock serves every process of the user; one lock locks them all (the class keys are shared
+/// through the kernel keyring, docs/architecture.md).
 @Suite(.serialized) struct LockSharingTests {
     /// A keychain with a password, a device key in a file the worker can read, and one class A item.
     struct Fixture {

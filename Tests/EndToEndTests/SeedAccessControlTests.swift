@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// Seed 001's code (Examples/SeedAccessControl), built unchanged but for its import line, run as a
-/// program against a private keychain with a password (issue 4 §5). The article's item needs
+/// program against a private keychain with a password. The article's item needs
 /// biometry (biometryCurrentSet) and a passcode (akpu); on Linux the passcode is the keychain
 /// password and biometry exists only when simulated.
 @Suite("Seed 001 (an item only the device owner can read) as a program")

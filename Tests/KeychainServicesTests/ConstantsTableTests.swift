@@ -6,8 +6,9 @@ import Testing
 @testable import KeychainServices
 
 // Checks every constant of SecItemConstants*.swift and SecBase+Codes.swift against Apple's values
-// (APPLE-SEMANTICS.md §1 and §4; the SecKeyAlgorithm strings beyond the document's subset come
-// from Apple's SecKeyAdaptors.m), plus the error messages and SecRandomCopyBytes.
+// (the strings of Security's `SecItemConstants.c` and the codes of `SecBase.h` and `SecBasePriv.h`;
+// the SecKeyAlgorithm strings come from Apple's `SecKeyAdaptors.m`), plus the error messages and
+// SecRandomCopyBytes.
 
 /// Every kSec constant: its name as written in the source, the constant, and Apple's string.
 /// A function rather than a global because NSString is not Sendable.

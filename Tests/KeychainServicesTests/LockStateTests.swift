@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// Apple's data protection classes on a keychain with a password (APPLE-SEMANTICS §6, DESIGN §5).
+/// Apple's data protection classes on a keychain with a password: which classes are readable
+/// while locked, after the first unlock and always (docs/architecture.md, "Key hierarchy").
 @Suite struct LockStateTests {
     // Strings (Sendable) standing for the kSecAttrAccessible constants, checked against them below.
     static let accessibilities = ["ak", "ck", "dk", "aku", "cku", "dku"]

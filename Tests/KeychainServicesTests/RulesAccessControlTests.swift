@@ -5,9 +5,8 @@ import KeychainStore
 import KeychainTestSupport
 import Testing
 
-/// Access control through the SecItem API (issue 4; APPLE-SEMANTICS §3.10, §5, surprises 16 and
-/// 19): the keychain password stands for the device passcode, asked for by the installed
-/// authenticator (here a scripted one), reused through an LAContext.
+/// Access control through the SecItem API: the keychain password stands for the device passcode,
+/// asked for by the installed authenticator (here a scripted one), reused through an LAContext.
 @Suite struct RulesAccessControlTests {
     static let password = "keychain-pw"
 
@@ -154,7 +153,7 @@ import Testing
         }
     }
 
-    @Test("Attribute-only queries of a protected item need authentication too (surprise 19)")
+    @Test("Attribute-only queries of a protected item need authentication too")
     func attributeOnly() throws {
         let user = User(.cancel)
         try withKeychain(user: user) { () throws in
@@ -177,7 +176,7 @@ import Testing
         }
     }
 
-    @Test("Updating only kSecAttrAccessible removes the item's access control (surprise 16)")
+    @Test("Updating only kSecAttrAccessible removes the item's access control")
     func accessibleUpdateDropsControl() throws {
         let user = User(.password(Self.password))
         try withKeychain(user: user) { () throws in

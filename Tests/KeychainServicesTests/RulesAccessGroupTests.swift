@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.8, §7 and surprise 34: access groups.
+/// Access groups: the default group of an add, which groups a caller may name, and which items a
+/// search can see.
 @Suite("Rules: access groups")
 struct RulesAccessGroupTests {
     static let app = ClientIdentity(accessGroups: ["team.app", "team.shared"])

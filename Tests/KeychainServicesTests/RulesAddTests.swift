@@ -4,7 +4,7 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.2, §3.10, §3.13 and surprises 1, 13, 14, 15, 36 and 37: SecItemAdd.
+/// SecItemAdd: Apple's defaults, the keys an add accepts and rejects, and what it returns.
 @Suite("Rules: SecItemAdd")
 struct RulesAddTests {
     @Test("An add stores the item with Apple's defaults: first access group, WhenUnlocked, not synchronizable",

@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.1 step 3 and §3.15: where the class comes from, and what a bad one gives.
+/// The item class: where it comes from (kSecClass or a persistent reference), and the status a
+/// missing or unknown one gives.
 @Suite("Rules: the item class")
 struct RulesClassTests {
     @Test("A dictionary without kSecClass (and without a persistent reference) is errSecParam in every call",

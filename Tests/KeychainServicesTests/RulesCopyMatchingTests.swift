@@ -4,8 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.4 (match limit), §3.5 (matching), §3.14 (empty results) and surprises
-/// 5, 6 and 31. Search and use keys are in RulesSearchKeysTests.
+/// SecItemCopyMatching: the match limit, how attributes match, and what an empty result is.
+/// Search and use keys are in RulesSearchKeysTests.
 @Suite("Rules: SecItemCopyMatching")
 struct RulesCopyMatchingTests {
     /// Three items of the class, added in the order first, second, third.

@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.9 and surprise 12: creation and modification dates.
+/// Creation and modification dates: both set by an add, the modification date moved forward by
+/// every update.
 @Suite("Rules: creation and modification dates")
 struct RulesDatesTests {
     static let longAgo = Date(timeIntervalSinceReferenceDate: 1_000)

@@ -4,7 +4,7 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.12 and surprise 2: SecItemDelete.
+/// SecItemDelete: what it matches, and what it removes.
 @Suite("Rules: SecItemDelete")
 struct RulesDeleteTests {
     @Test("A delete removes every matching item and no other", arguments: PasswordClass.allCases)

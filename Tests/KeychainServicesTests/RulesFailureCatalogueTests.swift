@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.15: the rows of the failure catalogue not proved in a topic suite.
+/// Failures that no topic suite covers: odd keys, values of the wrong type and calls Apple rejects,
+/// each with the status Apple returns.
 @Suite("Rules: failure catalogue")
 struct RulesFailureCatalogueTests {
     @Test("The internal app-clip attribute (clip) is errSecParam in every call and in attributesToUpdate",

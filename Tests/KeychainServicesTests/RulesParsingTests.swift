@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §1 (how a key is classified) and §3.1 (parsing pipeline), for every call.
+/// How each key of a dictionary is classified (attribute, class, match, return, use, value) and
+/// the order in which a dictionary is checked, for every call.
 @Suite("Rules: how a dictionary's keys are read")
 struct RulesParsingTests {
     @Test("A four-character key that is not an attribute of the class is errSecNoSuchAttr in every call",

@@ -4,7 +4,7 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.7 and surprises 27 and 28: persistent references.
+/// Persistent references: what they name, and how they combine with other keys in a query.
 @Suite("Rules: persistent references")
 struct RulesPersistentRefTests {
     /// Adds the class's typical item and returns its persistent reference.

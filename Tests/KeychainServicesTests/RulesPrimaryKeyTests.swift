@@ -4,7 +4,7 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §2.2 and surprises 9 and 38: primary keys, errSecDuplicateItem, and equality
+/// Primary keys, errSecDuplicateItem, and equality
 /// of blob values by their bytes.
 @Suite("Rules: primary keys and duplicates")
 struct RulesPrimaryKeyTests {

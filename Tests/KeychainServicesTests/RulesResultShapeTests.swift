@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.3 (result-type combinations) and surprises 21, 22, 23, 24 and 39.
+/// Result shapes: every combination of the `kSecReturn*` keys with one or all matches, including
+/// the combinations where Apple returns nothing for an item or leaves keys out.
 @Suite("Rules: result shapes")
 struct RulesResultShapeTests {
     static func search(_ passwordClass: PasswordClass, _ returns: KeyValuePairs<CFString, Any>) -> (OSStatus, CFTypeRef?) {

@@ -4,7 +4,7 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.2, §3.5, §3.6 and surprises 25, 26 and 30: search-only (m_) and use (u_)
+/// Search-only (m_) and use (u_)
 /// keys in SecItemCopyMatching, and kSecValueData in a search.
 @Suite("Rules: search and use keys in SecItemCopyMatching")
 struct RulesSearchKeysTests {

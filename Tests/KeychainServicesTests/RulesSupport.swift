@@ -3,9 +3,9 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-// Shared vocabulary of the Rules* suites: each suite proves one part of APPLE-SEMANTICS §2–§3 for
-// generic and internet passwords. Dictionaries are written with Apple's constants, as callers
-// write them, and go through the public SecItem functions only.
+// Shared vocabulary of the Rules* suites: each suite proves one part of Apple's SecItem behaviour
+// (attributes and the four calls) for generic and internet passwords. Dictionaries are written with
+// Apple's constants, as callers write them, and go through the public SecItem functions only.
 
 /// A SecItem dictionary, keyed by the constants' string values.
 typealias Item = [String: Any]

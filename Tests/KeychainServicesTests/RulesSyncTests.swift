@@ -4,7 +4,7 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.1 step 6, §3.5 and surprises 7 and 8: without kSecAttrSynchronizable every
+/// Without kSecAttrSynchronizable every
 /// call means "not synchronizable"; kSecAttrSynchronizableAny means "either".
 @Suite("Rules: the implicit synchronizable filter")
 struct RulesSyncTests {

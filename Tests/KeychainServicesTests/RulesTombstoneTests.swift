@@ -4,7 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §8 and surprise 29: tombstones of synchronizable items.
+/// Tombstones: a deleted synchronizable item leaves a marker behind, which only a search naming
+/// kSecAttrTombstone sees.
 @Suite("Rules: tombstones")
 struct RulesTombstoneTests {
     static func synced(_ passwordClass: PasswordClass) -> Item {

@@ -4,7 +4,7 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §3.11 and surprises 2 and 3: SecItemUpdate.
+/// SecItemUpdate: what it matches, what it may change, and the statuses of what it may not.
 @Suite("Rules: SecItemUpdate")
 struct RulesUpdateTests {
     @Test("An update changes every matching item", arguments: PasswordClass.allCases)

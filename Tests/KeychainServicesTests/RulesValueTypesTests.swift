@@ -4,8 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// APPLE-SEMANTICS §2.1 (attribute kinds and coercion), §2.4 (per-class attributes) and
-/// surprises 9, 10 and 11: every genp/inet attribute accepts its kinds of value and gives back
+/// Attribute kinds, how values of another type are coerced, and which attributes each class has:
+/// every genp/inet attribute accepts its kinds of value and gives back
 /// what Apple gives back.
 @Suite("Rules: attribute value kinds round-trip")
 struct RulesValueTypesTests {

@@ -2,7 +2,8 @@ import Foundation
 import KeychainServices
 import Testing
 
-/// SecAccessControlCreateWithFlags and its validation (APPLE-SEMANTICS §5.1-§5.2, issue 4 §1).
+/// SecAccessControlCreateWithFlags and its validation: which protections and flag combinations
+/// Apple accepts, and how the object reads back.
 @Suite struct SecAccessControlTests {
     static let protections: [String] = ["ak", "ck", "dk", "aku", "cku", "dku", "akpu", "f"]
     static let constraints: [(String, SecAccessControlCreateFlags)] = [

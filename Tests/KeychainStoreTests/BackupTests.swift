@@ -3,7 +3,8 @@ import Testing
 import KeychainStore
 import KeychainTestSupport
 
-/// Backups leave ThisDeviceOnly and akpu items behind and merge by Apple's rule (issue 3 §5).
+/// Backups leave ThisDeviceOnly and akpu items behind and merge by Security's rule: when an
+/// item is in both, the later modification date wins, and on equal dates the smaller digest.
 @Suite struct BackupTests {
     func add(_ file: KeychainFile, _ account: String, _ pdmn: String, _ secret: String) throws {
         _ = try file.add(.genericPassword, attributes: ["acct": .string(account), "svce": .string("svc"), "pdmn": .string(pdmn),

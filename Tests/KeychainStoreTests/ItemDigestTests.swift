@@ -4,7 +4,7 @@ import Foundation
 import Testing
 
 /// The item digest (`sha1`) must not change with how it is computed: stored digests decide
-/// backup merges (issue 3 §5).
+/// which items a backup import merges.
 @Suite struct ItemDigestTests {
     @Test("The digest is SHA-1 of the encoding of exactly the hashed attributes, for every class",
           arguments: [ItemClass.genericPassword, .internetPassword, .certificate, .key])

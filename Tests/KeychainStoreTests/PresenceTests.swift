@@ -4,7 +4,7 @@ import KeychainStore
 import KeychainTestSupport
 
 /// Items whose access control requires authentication: sealed to the presence key, which only
-/// the keychain password opens (issue 4 §2, DESIGN §7).
+/// the keychain password opens (docs/design-notes.md explains the presence key).
 @Suite struct PresenceTests {
     static let protected = ItemAccessControl(encoded: Data("acl-presence".utf8), requiresAuthentication: true)
     static let plain = ItemAccessControl(encoded: Data("acl-plain".utf8), requiresAuthentication: false)

@@ -4,8 +4,8 @@ import Foundation
 import KeychainTestSupport
 import Testing
 
-/// Faults forced at the SQLite boundary through the debug-only seam (CONVENTIONS 9): each one
-/// surfaces as the status Apple's mapping gives it (APPLE-SEMANTICS §3.15), the transaction rolls
+/// Faults forced at the SQLite boundary through the fault seam, compiled into debug builds only:
+/// each one surfaces as the status Apple gives that SQLite error, the transaction rolls
 /// back, and the keychain stays readable with nothing changed.
 @Suite("Reliability: SQLite faults roll back and leave the keychain readable")
 struct ReliabilityFaultTests {

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-/// Secrets in memory and on disk (issue 7.6): what a process that used the keychain still holds
+/// Secrets in memory and on disk: what a process that used the keychain still holds
 /// after `lock()`, and what the keychain leaves to child processes and temporary files.
 @Suite("Secrets in memory and on disk", .serialized)
 struct ReliabilitySecretsTests {

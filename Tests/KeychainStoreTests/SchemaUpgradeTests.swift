@@ -6,7 +6,7 @@ import Testing
 
 /// Schemas 2 and 3 changed only indexes and the `pk` column, which is derived from other
 /// columns; schema 4 dropped the index on `persistref`; an older keychain is upgraded in place
-/// when opened, its sealed items untouched (issue 2 §1: no migration of items).
+/// when opened, its sealed items untouched: an upgrade changes tables and indexes, never items.
 @Suite struct SchemaUpgradeTests {
     /// Turns a new keychain's genp table into schema 3's: `persistref` UNIQUE, no `genp_refs`,
     /// and every row renumbered, so that no reference names its row, as in a keychain made

@@ -2,7 +2,7 @@ import Foundation
 import KeychainServices
 import KeychainStore
 
-/// Issue 3 §7: unlock and lock times, and whether reads cost the same on a keychain with a
+/// Unlock and lock times, and whether reads cost the same on a keychain with a
 /// password (unlocked) as on one without.
 struct LockResult: Codable, Sendable {
     var items: Int

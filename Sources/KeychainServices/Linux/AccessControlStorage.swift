@@ -25,7 +25,8 @@ extension SecAccessControl {
     }
 
     /// Whether reading the item's secret needs authentication. With `.privateKeyUsage` the
-    /// requirements guard key operations instead, and a password item has none (APPLE-SEMANTICS §5.2).
+    /// requirements guard operations with a private key instead of reading the item, and a password
+    /// item has no such operations, so nothing is asked for.
     var requiresAuthentication: Bool { !constraints.isEmpty && !flags.contains(.privateKeyUsage) }
 
     /// The engine's form.

@@ -2,7 +2,7 @@
 import Foundation
 import KeychainStore
 
-/// Reads a SecItem dictionary the way Security's client and daemon do (APPLE-SEMANTICS §1, §3.1):
+/// Reads a SecItem dictionary the way Security's daemon does (`query_applier` in `SecDbQuery.c`):
 /// a key of exactly four characters is an attribute of the class (unknown: `errSecNoSuchAttr`);
 /// otherwise its first letter says what it is (`c`lass, `m`atch, `r`eturn, `u`se, `v`alue; `f`
 /// is ignored); anything else is `errSecParam`. The first error stops parsing.
@@ -263,9 +263,10 @@ enum QueryParser {
         }
     }
 
-    /// Reads `attributesToUpdate` (APPLE-SEMANTICS §3.11): every key is looked up as a class
-    /// attribute, so `class`, return, match and use keys are `errSecNoSuchAttr`; `v_Data` is the
-    /// new secret; `musr`, `nleg`, `persistref` and `sync = syna` are ignored.
+    /// Reads `attributesToUpdate` (Security's `query_update_applier` in `SecDbQuery.c`): every key
+    /// is looked up as a class attribute, so `class`, return, match and use keys are
+    /// `errSecNoSuchAttr`; `v_Data` is the new secret; `musr`, `nleg`, `persistref` and
+    /// `sync = syna` are ignored.
     static func parseChanges(_ dictionary: NSDictionary, for requestClass: RequestClass) throws(StatusError) -> (attributes: [String: AttributeValue], secret: Data?, accessControl: SecAccessControl?) {
         var attributes: [String: AttributeValue] = [:]
         var secret: Data?

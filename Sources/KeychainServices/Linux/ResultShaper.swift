@@ -2,7 +2,9 @@
 import Foundation
 import KeychainStore
 
-/// Builds what SecItemAdd and SecItemCopyMatching hand back (APPLE-SEMANTICS §3.3).
+/// Builds what SecItemAdd and SecItemCopyMatching hand back: data, attributes, a persistent
+/// reference or a reference, alone or combined into a dictionary, one or an array of them, as
+/// `kSecReturn*` and `kSecMatchLimit` ask.
 enum ResultShaper {
     /// Attributes CopyMatching never returns.
     private static let hiddenFromSearch: Set<String> = ["UUID", "persistref", "accc"]

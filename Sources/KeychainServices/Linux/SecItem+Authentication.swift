@@ -3,8 +3,9 @@ import Foundation
 import KeychainAuthentication
 import KeychainStore
 
-/// The authentication loop of a SecItem call (APPLE-SEMANTICS §5.4): for each matched item whose
-/// access control requires authentication, prove it with the keychain password (through the
+/// The authentication loop of a SecItem call (on Apple, the client's `SecItemAuthDo` in
+/// `SecItem.c`, which retries the call once the user has authenticated): for each matched item
+/// whose access control requires authentication, prove it with the keychain password (through the
 /// caller's LAContext and the installed authenticator), or skip the item, or fail the call.
 final class ItemAuthentication: @unchecked Sendable {
     private let file: KeychainFile

@@ -82,8 +82,8 @@ enum SecItemImplementation {
             let parsedChanges = try QueryParser.parseChanges(changes, for: query.requestClass)
             try checkAuthenticationContext(query)
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
-            // A new access control replaces the old; a new accessibility alone drops it (Apple's
-            // surprise 16: the item keeps only a protection).
+            // A new access control replaces the old; a new accessibility alone drops it, as on
+            // Apple, where the item then keeps only a protection class and no access control.
             let accessControl: AccessControlChange
             if let control = parsedChanges.accessControl {
                 accessControl = .set(try storableAccessControl(control))
@@ -146,14 +146,16 @@ enum SecItemImplementation {
 
     /// `kSecUseAuthenticationContext` takes an LAContext, which Security's client turns into its
     /// externalised form before anything else; anything else cannot be externalised, which is
-    /// errSecAuthFailed (APPLE-SEMANTICS §1). `kSecUseCredentialReference` is that form (data,
-    /// checked by the parser), which no context here has: it is accepted and proves nothing.
+    /// errSecAuthFailed, before any key of the dictionary is read. `kSecUseCredentialReference`
+    /// is that form (data, checked by the parser), which no context here has: it is accepted and
+    /// proves nothing.
     private static func checkAuthenticationContext(_ query: ParsedQuery) throws(StatusError) {
         guard let context = query.authenticationContext, !query.authenticationContextIsCredentialReference else { return }
         if !(context is LAContext) { throw StatusError(-25293) }
     }
 
-    /// Search keys that only make sense for some classes (APPLE-SEMANTICS §3.6).
+    /// Search keys that only make sense for some classes (issuers and policies for certificates
+    /// and identities, for instance): Apple rejects them for the others, and so do we.
     private static func checkSearchKeys(_ query: ParsedQuery) throws(StatusError) {
         let certificateLike = query.requestClass == .table(.certificate) || query.requestClass == .identity
         for (key, value) in query.matchKeys {

@@ -121,11 +121,12 @@ final class SQLiteConnection {
         SQLiteConnection.error(rc, handle, context: context)
     }
 
-    /// Maps an SQLite result code to Apple's status, as Security does for its own SQLite
-    /// (APPLE-SEMANTICS §3.15): CONSTRAINT → duplicate, READONLY → read-only, IOERR → I/O,
-    /// NOMEM → allocate, MISMATCH → no such attribute, INTERNAL → internal component, everything
-    /// else → not available. A full disk is "not available" too, as on Apple; the reason names it.
-    /// Ours alone: CORRUPT and NOTADB are errSecDecode, the status of every other kind of damage.
+    /// Maps an SQLite result code to Apple's status, as Security does when an error of its database
+    /// layer becomes an `OSStatus` (`SecErrorGetOSStatus` in `SecItem.c`): CONSTRAINT → duplicate,
+    /// READONLY → read-only, IOERR → I/O, NOMEM → allocate, MISMATCH → no such attribute, INTERNAL
+    /// → internal component, everything else → not available. A full disk is "not available" too,
+    /// as on Apple; the reason names it. Ours alone: CORRUPT and NOTADB are errSecDecode, the
+    /// status of every other kind of damage.
     static func error(_ rc: Int32, _ db: OpaquePointer?, context: String) -> KeychainStoreError {
         // SQLite's message names tables and columns, never bound values, so it carries no secrets.
         // The connection's message describes its last real failure; a code from elsewhere (the

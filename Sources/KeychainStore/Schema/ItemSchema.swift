@@ -1,4 +1,5 @@
-/// The attributes of one item class, following Security's schema v12.11 (see APPLE-SEMANTICS §2).
+/// The attributes of one item class, following the class descriptions of Security's keychain
+/// schema version 12.11 (`SecItemSchema.c`): names, kinds, primary key, defaults.
 public struct ItemSchema: Sendable {
     public let itemClass: ItemClass
     /// Every attribute a caller may name, in schema order.
