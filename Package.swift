@@ -68,7 +68,6 @@ let package = Package(
         .executableTarget(
             name: "keychainctl",
             dependencies: [
-                "KeychainKit",
                 "KeychainServices",
                 "KeychainStore",
                 "CKeychainSystem",
