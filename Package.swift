@@ -19,6 +19,9 @@ let package = Package(
     products: [
         .library(name: "KeychainServices", targets: ["KeychainServices"]),
         .library(name: "KeychainAuthentication", targets: ["KeychainAuthentication"]),
+        // Not a supported API: KeychainStore is the engine behind KeychainServices on Linux. It is a
+        // product only because the sibling packages Benchmarks/ and Fuzz/ link it by path; almost all
+        // of it is `package`-level, and the little that is public is there for the benchmarks.
         .library(name: "KeychainStore", targets: ["KeychainStore"]),
         .library(name: "KeychainKit", targets: ["KeychainKit"]),
         .executable(name: "keychainctl", targets: ["keychainctl"]),

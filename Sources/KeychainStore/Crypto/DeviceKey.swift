@@ -11,20 +11,20 @@ public struct DeviceKey: Sendable {
     let key: SymmetricKey
 
     /// A device key with the given bytes (32 bytes).
-    public init(bytes: Data) throws(KeychainStoreError) {
+    package init(bytes: Data) throws(KeychainStoreError) {
         guard bytes.count == 32 else { throw .parameter("a device key is 32 bytes") }
         key = SymmetricKey(data: bytes)
     }
 
     /// A fresh random device key, kept only in memory (for tests and ephemeral keychains).
-    public static func random() -> DeviceKey {
+    package static func random() -> DeviceKey {
         DeviceKey(key: SymmetricKey(size: .bits256))
     }
 
     private init(key: SymmetricKey) { self.key = key }
 
     /// Where the device key is kept for this process.
-    public static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func defaultLocation(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment["SWIFT_KEYCHAIN_DEVICE_KEY_FILE"], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Crypto
 
 /// Proof that the keychain password was given just now: what opens the secret of an item whose
@@ -12,14 +12,14 @@ import Crypto
 ///
 /// Obtain one with ``KeychainFile/authenticate(password:)``. It holds key material: keep it no
 /// longer than the authentication it stands for is meant to last.
-public struct PresenceCredential: Sendable {
+package struct PresenceCredential: Sendable {
     /// The keychain this credential belongs to (``KeychainFile/identifier``).
-    public let keychainID: Data
+    package let keychainID: Data
     let privateKey: Curve25519.KeyAgreement.PrivateKey
 }
 
 /// What the caller of a read decides for an item that needs authentication.
-public enum AuthorizationOutcome: Sendable {
+package enum AuthorizationOutcome: Sendable {
     /// Authentication succeeded: open the item with this credential.
     case credential(PresenceCredential)
     /// Leave the item out of the results (`kSecUseAuthenticationUISkip`).
@@ -29,16 +29,16 @@ public enum AuthorizationOutcome: Sendable {
 /// Asked once for each matched item whose access control requires authentication, with the
 /// item's stored access control (`accc`) and its attributes. It throws to fail the whole call
 /// (with the status the error carries).
-public typealias ItemAuthorizer = (_ accessControl: Data?) throws(KeychainStoreError) -> AuthorizationOutcome
+package typealias ItemAuthorizer = (_ accessControl: Data?) throws(KeychainStoreError) -> AuthorizationOutcome
 
 /// The access control stored with an item.
-public struct ItemAccessControl: Sendable, Equatable {
+package struct ItemAccessControl: Sendable, Equatable {
     /// The serialised access control, returned as the item's `accc`.
-    public var encoded: Data
+    package var encoded: Data
     /// Whether reading the item's secret needs authentication (user presence or the passcode).
-    public var requiresAuthentication: Bool
+    package var requiresAuthentication: Bool
 
-    public init(encoded: Data, requiresAuthentication: Bool) {
+    package init(encoded: Data, requiresAuthentication: Bool) {
         self.encoded = encoded
         self.requiresAuthentication = requiresAuthentication
     }
@@ -92,7 +92,7 @@ enum PresenceSeal {
 }
 
 /// What an update does to the items' access control.
-public enum AccessControlChange: Sendable, Equatable {
+package enum AccessControlChange: Sendable, Equatable {
     /// Leave it as it is.
     case keep
     /// Remove it (an update that sets only the accessibility, as on Apple platforms).

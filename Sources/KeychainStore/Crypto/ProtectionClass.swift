@@ -1,5 +1,5 @@
 /// A data protection class (`kSecAttrAccessible`), with AppleKeyStore's class numbers.
-public enum ProtectionClass: Int, Sendable, CaseIterable, Hashable {
+package enum ProtectionClass: Int, Sendable, CaseIterable, Hashable {
     case whenUnlocked = 6                    // ak
     case afterFirstUnlock = 7                // ck
     case always = 8                          // dk
@@ -9,7 +9,7 @@ public enum ProtectionClass: Int, Sendable, CaseIterable, Hashable {
     case whenPasscodeSetThisDeviceOnly = 12  // akpu
 
     /// The class named by a `pdmn` string, or nil. (`"f"`, UntilReboot, is not a storable class.)
-    public init?(pdmn: String) {
+    package init?(pdmn: String) {
         switch pdmn {
         case "ak": self = .whenUnlocked
         case "ck": self = .afterFirstUnlock
@@ -23,7 +23,7 @@ public enum ProtectionClass: Int, Sendable, CaseIterable, Hashable {
     }
 
     /// The `pdmn` string Apple stores and returns.
-    public var pdmn: String {
+    package var pdmn: String {
         switch self {
         case .whenUnlocked: return "ak"
         case .afterFirstUnlock: return "ck"
@@ -36,12 +36,12 @@ public enum ProtectionClass: Int, Sendable, CaseIterable, Hashable {
     }
 
     /// Items of this class never leave this device (not exported in backups).
-    public var isThisDeviceOnly: Bool { rawValue >= 9 }
+    package var isThisDeviceOnly: Bool { rawValue >= 9 }
 
     /// When the class key is available.
-    public enum Availability: Sendable { case whenUnlocked, afterFirstUnlock, always, whenPasscodeSet }
+    package enum Availability: Sendable { case whenUnlocked, afterFirstUnlock, always, whenPasscodeSet }
 
-    public var availability: Availability {
+    package var availability: Availability {
         switch self {
         case .whenUnlocked, .whenUnlockedThisDeviceOnly: return .whenUnlocked
         case .afterFirstUnlock, .afterFirstUnlockThisDeviceOnly: return .afterFirstUnlock

@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Who is calling: the keychain access groups a process holds, as an app's entitlements give it
 /// on Apple platforms.
@@ -8,19 +8,19 @@ public import Foundation
 /// namespace, not a security boundary.
 public struct ClientIdentity: Sendable, Hashable {
     /// The groups held, default first.
-    public let accessGroups: [String]
+    package let accessGroups: [String]
     /// An administration tool (the CLI) sees and may write every group, like macOS's `security`.
-    public let seesAllGroups: Bool
+    package let seesAllGroups: Bool
 
     /// The group shared by every process that configures nothing, so that zero-configuration use
     /// works across a user's tools.
-    public static let sharedGroup = "swift-keychain.shared"
+    package static let sharedGroup = "swift-keychain.shared"
 
     /// Apple's token group: readable, never writable.
     static let tokenGroup = "com.apple.token"
 
     /// An identity holding `accessGroups` (default first).
-    public init(accessGroups: [String]) {
+    package init(accessGroups: [String]) {
         self.accessGroups = accessGroups
         self.seesAllGroups = false
     }
@@ -28,7 +28,7 @@ public struct ClientIdentity: Sendable, Hashable {
     /// An identity made from an application identifier (`TEAMID.bundle.id`) and its
     /// `keychain-access-groups`, ordered as Apple orders them: the keychain access groups first,
     /// then the application identifier.
-    public init(applicationIdentifier: String?, keychainAccessGroups: [String] = []) {
+    package init(applicationIdentifier: String?, keychainAccessGroups: [String] = []) {
         var groups = keychainAccessGroups
         if let applicationIdentifier, !groups.contains(applicationIdentifier) { groups.append(applicationIdentifier) }
         self.init(accessGroups: groups)
@@ -40,7 +40,7 @@ public struct ClientIdentity: Sendable, Hashable {
     }
 
     /// An identity that sees every group; adds without a group go to `defaultGroup`.
-    public static func administrator(defaultGroup: String = sharedGroup) -> ClientIdentity {
+    package static func administrator(defaultGroup: String = sharedGroup) -> ClientIdentity {
         ClientIdentity(administrator: [defaultGroup])
     }
 
@@ -53,7 +53,7 @@ public struct ClientIdentity: Sendable, Hashable {
     /// - `SWIFT_KEYCHAIN_ENTITLEMENTS`: a property list with `keychain-access-groups` and
     ///   `application-identifier`, as an app's entitlements file has them.
     /// With none of these set, ``unconfigured``.
-    public static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainStoreError) -> ClientIdentity {
+    package static func fromEnvironment(_ environment: [String: String] = ProcessInfo.processInfo.environment) throws(KeychainStoreError) -> ClientIdentity {
         var groups: [String] = []
         var applicationID: String?
         if let path = environment["SWIFT_KEYCHAIN_ENTITLEMENTS"], !path.isEmpty {

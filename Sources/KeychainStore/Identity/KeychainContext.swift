@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Which keychain file the SecItem API of this process uses, and as whom.
 ///
@@ -8,8 +8,8 @@ public import Foundation
 /// ``setProcessDefault(_:)``; a task (a test, a request handler) can choose one for itself only
 /// with ``withContext(_:_:)``.
 public struct KeychainContext: Sendable {
-    public let file: KeychainFile
-    public let identity: ClientIdentity
+    package let file: KeychainFile
+    package let identity: ClientIdentity
 
     public init(file: KeychainFile, identity: ClientIdentity) {
         self.file = file
@@ -21,7 +21,7 @@ public struct KeychainContext: Sendable {
 
     /// The context for the calling task: the task's own, else the process's, else the default
     /// keychain opened now.
-    public static func current() throws(KeychainStoreError) -> KeychainContext {
+    package static func current() throws(KeychainStoreError) -> KeychainContext {
         if let context = taskContext { return context }
         return try processContext.withLock { context throws(KeychainStoreError) -> KeychainContext in
             if let context { return context }

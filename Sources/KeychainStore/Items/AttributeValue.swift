@@ -1,8 +1,8 @@
-public import Foundation
+package import Foundation
 
 /// A stored attribute value. The case records the type the caller gave, because Apple returns
 /// attributes with their original type (an account written as data comes back as data).
-public enum AttributeValue: Sendable, Hashable {
+package enum AttributeValue: Sendable, Hashable {
     case string(String)
     case data(Data)
     case integer(Int64)
@@ -12,7 +12,7 @@ public enum AttributeValue: Sendable, Hashable {
 }
 
 /// A value as a caller handed it in, before the schema decides what it becomes.
-public enum InputValue: Sendable, Hashable {
+package enum InputValue: Sendable, Hashable {
     case string(String)
     case data(Data)
     case integer(Int64)
@@ -28,7 +28,7 @@ extension AttributeValue {
     /// Converts a caller's value for an attribute of `kind`, as Security's `copyBlob`, `copyData`,
     /// `copyString`, `copyNumber`, `copyDate`, `copySHA1` and `copyUUID` do. A value that cannot
     /// be converted is `errSecParam`.
-    public static func coerce(_ input: InputValue, to kind: AttributeKind) throws(KeychainStoreError) -> AttributeValue {
+    package static func coerce(_ input: InputValue, to kind: AttributeKind) throws(KeychainStoreError) -> AttributeValue {
         switch (kind, input) {
         case (.blob, .string(let s)): return .string(s)
         case (.blob, .data(let d)): return .data(d)
@@ -125,7 +125,7 @@ extension AttributeValue {
     }
 
     /// The value as an integer, when it is one.
-    public var integerValue: Int64? {
+    package var integerValue: Int64? {
         switch self {
         case .integer(let i): return i
         case .real(let r): return Int64(exactly: r)
@@ -134,13 +134,13 @@ extension AttributeValue {
     }
 
     /// The value as a string, when it is one.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// The value as bytes, when it is data.
-    public var dataValue: Data? {
+    package var dataValue: Data? {
         if case .data(let d) = self { return d }
         return nil
     }

@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 
 /// What to match: the engine's form of a search dictionary, after the API layer has parsed and
 /// coerced it.
-public struct ItemQuery: Sendable {
-    public var itemClass: ItemClass
+package struct ItemQuery: Sendable {
+    package var itemClass: ItemClass
     /// Equality filters, by attribute name (values already coerced for their attribute's kind).
     /// `agrp`, `pdmn`, `sync` and `tomb` may be among them.
-    public var filters: [String: AttributeValue]
+    package var filters: [String: AttributeValue]
     /// A persistent reference's 16-byte identity, when the query names one item.
-    public var persistentReference: Data?
+    package var persistentReference: Data?
     /// `kSecAttrSynchronizableAny`: match synchronizable and other items alike.
-    public var anySynchronizable: Bool
+    package var anySynchronizable: Bool
 
-    public init(itemClass: ItemClass, filters: [String: AttributeValue] = [:],
+    package init(itemClass: ItemClass, filters: [String: AttributeValue] = [:],
                 persistentReference: Data? = nil, anySynchronizable: Bool = false) {
         self.itemClass = itemClass
         self.filters = filters
@@ -31,17 +31,17 @@ public struct ItemQuery: Sendable {
 }
 
 /// One item as the engine returns it.
-public struct StoredItem: Sendable {
-    public let itemClass: ItemClass
+package struct StoredItem: Sendable {
+    package let itemClass: ItemClass
     /// The item's random 16-byte identity (its persistent reference is the class code followed by it).
-    public let persistentReference: Data
+    package let persistentReference: Data
     /// Every stored attribute, including `agrp`, `pdmn`, `sync`, `tomb`, `cdat`, `mdat`, `sha1`, `musr`.
-    public var attributes: [String: AttributeValue]
+    package var attributes: [String: AttributeValue]
     /// The secret, when it was asked for; nil when the item has none.
-    public var secret: Data?
+    package var secret: Data?
 
     /// Apple's persistent reference: the four-letter class code followed by the 16-byte identity.
-    public var persistentReferenceData: Data {
+    package var persistentReferenceData: Data {
         var data = Data(itemClass.code.utf8)
         data.append(persistentReference)
         return data

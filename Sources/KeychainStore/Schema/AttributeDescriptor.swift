@@ -1,16 +1,16 @@
 /// One attribute of an item class.
-public struct AttributeDescriptor: Sendable, Hashable {
+package struct AttributeDescriptor: Sendable, Hashable {
     /// Apple's four-letter name, which is also the dictionary key.
-    public let name: String
-    public let kind: AttributeKind
+    package let name: String
+    package let kind: AttributeKind
     /// Part of the class's primary key (a duplicate of all of them is `errSecDuplicateItem`).
-    public let isPrimaryKey: Bool
+    package let isPrimaryKey: Bool
     /// Materialised with a default on add when absent (Apple's NOT NULL attributes).
-    public let hasDefault: Bool
+    package let hasDefault: Bool
     /// Returned in attribute dictionaries.
-    public let isReturned: Bool
+    package let isReturned: Bool
     /// Part of the item digest (`sha1`).
-    public let isHashed: Bool
+    package let isHashed: Bool
     /// The name of its blind-index column (made once: every write names it).
     let columnName: String
 
@@ -27,7 +27,7 @@ public struct AttributeDescriptor: Sendable, Hashable {
 
     /// The value written for an absent attribute that has a default: empty for blobs, strings
     /// and data, zero for numbers and dates (2001-01-01), as Security's `query_pre_add` does.
-    public var defaultValue: AttributeValue {
+    package var defaultValue: AttributeValue {
         switch kind {
         case .blob, .string, .access: return .string("")
         case .data, .uuid, .sha1: return .data(.init())

@@ -1,5 +1,5 @@
 /// How an attribute's values are accepted, stored and compared (Apple's schema "kinds").
-public enum AttributeKind: Sendable, Hashable {
+package enum AttributeKind: Sendable, Hashable {
     /// Data, string or number, kept with its original type; compared by its bytes.
     case blob
     /// Bytes; strings become UTF-8, numbers their 4-byte integer.

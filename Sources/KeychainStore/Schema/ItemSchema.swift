@@ -1,11 +1,11 @@
 /// The attributes of one item class, following the class descriptions of Security's keychain
 /// schema version 12.11 (`SecItemSchema.c`): names, kinds, primary key, defaults.
-public struct ItemSchema: Sendable {
-    public let itemClass: ItemClass
+package struct ItemSchema: Sendable {
+    package let itemClass: ItemClass
     /// Every attribute a caller may name, in schema order.
-    public let attributes: [AttributeDescriptor]
+    package let attributes: [AttributeDescriptor]
     /// The primary key, in Apple's column order.
-    public let primaryKey: [String]
+    package let primaryKey: [String]
     private let byName: [String: AttributeDescriptor]
     /// Names of the attributes the item digest covers, sorted (the order the codec writes them).
     let hashedNames: [String]
@@ -21,7 +21,7 @@ public struct ItemSchema: Sendable {
     }
 
     /// The attribute called `name`, or nil when the class has none (`errSecNoSuchAttr`).
-    public func attribute(_ name: String) -> AttributeDescriptor? { byName[name] }
+    package func attribute(_ name: String) -> AttributeDescriptor? { byName[name] }
 
     /// Attributes with a blind-index column (all but the ones kept in fixed columns).
     var indexedAttributes: [AttributeDescriptor] {

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Crypto
 
 /// Backups: every item that may leave this device, sealed under a backup password.
@@ -18,7 +18,7 @@ extension KeychainFile {
     /// - Throws: `errSecInteractionNotAllowed` while the keychain is locked; I/O errors.
     /// - Returns: how many items were written.
     @discardableResult
-    public func exportBackup(to url: URL, password: String) throws(KeychainStoreError) -> Int {
+    package func exportBackup(to url: URL, password: String) throws(KeychainStoreError) -> Int {
         var items: [StoredItem] = []
         for itemClass in ItemClass.allCases {
             let found: [StoredItem]
@@ -72,7 +72,7 @@ extension KeychainFile {
     /// - Throws: `errSecAuthFailed` for a wrong backup password, `errSecDecode` for a damaged file.
     /// - Returns: how many items were added or replaced.
     @discardableResult
-    public func importBackup(from url: URL, password: String) throws(KeychainStoreError) -> Int {
+    package func importBackup(from url: URL, password: String) throws(KeychainStoreError) -> Int {
         guard let file = FileManager.default.contents(atPath: url.path) else { throw .io("cannot read '\(url.path)'") }
         guard file.starts(with: KeychainFile.backupMagic), file.count > 8 + 26 else { throw .decode("not a keychain backup") }
         // The header is not authenticated: its costs are checked (errSecDecode) before scrypt

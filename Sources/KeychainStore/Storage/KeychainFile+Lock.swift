@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Crypto
 
 /// Keychain password, lock and unlock: Apple's data protection model mapped onto Linux.
@@ -68,13 +68,13 @@ extension KeychainFile {
     }
 
     /// The idle time after which the keychain locks itself, in seconds (nil: never).
-    public var lockTimeout: TimeInterval? {
+    package var lockTimeout: TimeInterval? {
         state.withLock { $0.unlock.lockTimeout.map(TimeInterval.init) }
     }
 
     /// Sets the idle timeout (like `security set-keychain-settings -t`); nil or 0 turns it off.
     /// It is kept in the authenticated keybag, so removing it from the file is noticed.
-    public func setLockTimeout(_ seconds: TimeInterval?) throws(KeychainStoreError) {
+    package func setLockTimeout(_ seconds: TimeInterval?) throws(KeychainStoreError) {
         let value = seconds.flatMap { $0 > 0 ? UInt32(min($0, Double(UInt32.max)).rounded(.up)) : nil }
         try withState { state throws(KeychainStoreError) in
             let written = try state.db.transaction(write: true) { () throws(KeychainStoreError) -> KeybagRecord in

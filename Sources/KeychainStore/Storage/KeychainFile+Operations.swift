@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 extension KeychainFile {
     /// Adds an item.
@@ -16,7 +16,7 @@ extension KeychainFile {
     ///   - accessControl: the item's access control, stored as its `accc`; when it requires
     ///     authentication the secret is also sealed to the presence key, which needs a keychain
     ///     with a password (else `errSecNotAvailable`).
-    public func add(_ itemClass: ItemClass, attributes: [String: AttributeValue], secret: Data?,
+    package func add(_ itemClass: ItemClass, attributes: [String: AttributeValue], secret: Data?,
                     identity: ClientIdentity, accessControl: ItemAccessControl? = nil) throws(KeychainStoreError) -> StoredItem {
         let table = ItemTable(itemClass)
         var item = attributes
@@ -94,7 +94,7 @@ extension KeychainFile {
     /// read: `authorize` is asked for each of them, after the keychain's lock is released (it may
     /// prompt the user), and either gives a credential that opens them or skips them. Without
     /// `authorize` such items fail the call with `errSecInteractionNotAllowed`.
-    public func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool,
+    package func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool,
                      authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> [StoredItem] {
         var rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
             try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets)
@@ -133,7 +133,7 @@ extension KeychainFile {
     ///     (updating one needs it, as on Apple platforms); without it such items fail the call
     ///     with `errSecInteractionNotAllowed`. Skipping is not an answer here: it is `errSecParam`.
     @discardableResult
-    public func update(_ query: ItemQuery, changes: [String: AttributeValue], secret: Data?,
+    package func update(_ query: ItemQuery, changes: [String: AttributeValue], secret: Data?,
                        identity: ClientIdentity, tombstones: Bool? = nil, accessControl: AccessControlChange = .keep,
                        authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> Int {
         var changes = changes
@@ -201,7 +201,7 @@ extension KeychainFile {
     /// - Parameter tombstones: `kSecUseTombstones`, which overrides that choice both ways: true
     ///   leaves a tombstone for every deleted item, false for none (nil: synchronizable items only).
     @discardableResult
-    public func delete(_ query: ItemQuery, identity: ClientIdentity, tombstones: Bool? = nil) throws(KeychainStoreError) -> Int {
+    package func delete(_ query: ItemQuery, identity: ClientIdentity, tombstones: Bool? = nil) throws(KeychainStoreError) -> Int {
         if let group = query.filters["agrp"]?.stringValue, !identity.canWrite(group) {
             throw .missingEntitlement(group: group)
         }

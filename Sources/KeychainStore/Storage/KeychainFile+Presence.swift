@@ -1,11 +1,11 @@
-public import Foundation
+package import Foundation
 import Crypto
 
 /// The presence key: what items with an access control that requires authentication are sealed
 /// to (see ``PresenceCredential``). It exists only while the keychain has a password.
 extension KeychainFile {
     /// This keychain's random identity, which tells credentials of different keychains apart.
-    public var identifier: Data { state.withLock { $0.keychainID } }
+    package var identifier: Data { state.withLock { $0.keychainID } }
 
     /// Checks the keychain password and returns the credential that opens items whose access
     /// control requires authentication.
@@ -15,7 +15,7 @@ extension KeychainFile {
     ///
     /// - Throws: `errSecNotAvailable` (-25291) when the keychain has no password (a device
     ///   without a passcode); `errSecAuthFailed` (-25293) when the password is wrong.
-    public func authenticate(password: String) throws(KeychainStoreError) -> PresenceCredential {
+    package func authenticate(password: String) throws(KeychainStoreError) -> PresenceCredential {
         let (parameters, keychainID, deviceKey) = try withState { state throws(KeychainStoreError) in
             guard state.keybag.hasPassword else {
                 throw KeychainStoreError.notAvailable("the keychain has no password, so nothing can prove the user's presence")

@@ -15,12 +15,18 @@ import Darwin
 /// its busy timeout coordinate them, and every operation is one transaction.
 ///
 /// ```swift
+/// let key = try DeviceKey.load(from: URL(fileURLWithPath: "/tmp/test.device-key"), create: true)
 /// let keychain = try KeychainFile.open(at: URL(fileURLWithPath: "/tmp/test.keychain-db"),
-///                                      deviceKey: .random())
+///                                      deviceKey: key)
 /// ```
+///
+/// KeychainStore is not a supported API: clients use KeychainServices or KeychainKit. This type
+/// and the few members marked `public` are public only so that the benchmarks, a separate package
+/// built in release mode, can open, fill, lock and unlock a keychain directly; everything else is
+/// `package`-level (see docs/architecture.md).
 public final class KeychainFile: Sendable {
     /// The file's location.
-    public let url: URL
+    package let url: URL
     let state: Locked<State>
 
     /// The newest schema this code reads and writes. 2: leaner lookup indexes; 3: the primary
@@ -30,7 +36,7 @@ public final class KeychainFile: Sendable {
     /// settings the engine trusts are one authenticated record (KeybagRecord.swift), and items
     /// written since bind their attributes to their secret (SecretBinding.swift). Items written
     /// under earlier schemas are read as they are.
-    public static let schemaVersion: Int64 = 5
+    package static let schemaVersion: Int64 = 5
 
     // Only ever touched while `state`'s mutex is held, which is what makes sharing it sound.
     final class State: @unchecked Sendable {
@@ -307,7 +313,7 @@ public final class KeychainFile: Sendable {
     }
 
     /// Runs SQLite's integrity check; true when the file is sound.
-    public func integrityCheck() throws(KeychainStoreError) -> Bool {
+    package func integrityCheck() throws(KeychainStoreError) -> Bool {
         try withState { state throws(KeychainStoreError) -> Bool in
             let statement = try state.db.statement("PRAGMA integrity_check")
             guard try statement.step() else { return false }

@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 
 /// Where keychain files live.
-public enum KeychainPaths {
+package enum KeychainPaths {
     /// The environment variable that points a process at another keychain file.
-    public static let keychainPathVariable = "SWIFT_KEYCHAIN_PATH"
+    package static let keychainPathVariable = "SWIFT_KEYCHAIN_PATH"
 
     /// The default keychain for this process: `$SWIFT_KEYCHAIN_PATH` if set, otherwise
     /// `${XDG_DATA_HOME:-~/.local/share}/keychains/login.keychain-db`.
-    public static func defaultKeychain(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    package static func defaultKeychain(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment[keychainPathVariable], !path.isEmpty {
             return URL(fileURLWithPath: path)
         }

@@ -8,7 +8,7 @@ public struct KeychainStoreError: Error, Sendable, Hashable, CustomStringConvert
     /// What went wrong, for logs and diagnostics; never secret material.
     public let reason: String
 
-    public init(status: Int32, reason: String) {
+    package init(status: Int32, reason: String) {
         self.status = status
         self.reason = reason
     }
