@@ -26,9 +26,9 @@ struct Keychainctl: ParsableCommand {
             """,
         version: "keychainctl 0.1",
         subcommands: [
-            AddGenericPassword.self, AddInternetPassword.self,
-            FindGenericPassword.self, FindInternetPassword.self,
-            DeleteGenericPassword.self, DeleteInternetPassword.self,
+            AddPassword<GenericPasswordOptions>.self, AddPassword<InternetPasswordOptions>.self,
+            FindPassword<GenericPasswordOptions>.self, FindPassword<InternetPasswordOptions>.self,
+            DeletePassword<GenericPasswordOptions>.self, DeletePassword<InternetPasswordOptions>.self,
             DumpKeychain.self,
             CreateKeychain.self, DeleteKeychain.self,
             LockKeychain.self, UnlockKeychain.self,
