@@ -24,7 +24,7 @@ struct Keychainctl: ParsableCommand {
 
             See docs/keychainctl.md for the full table and the output formats.
             """,
-        version: "keychainctl 0.1",
+        version: "keychainctl \(PackageVersion.current)",
         subcommands: [
             AddPassword<GenericPasswordOptions>.self, AddPassword<InternetPasswordOptions>.self,
             FindPassword<GenericPasswordOptions>.self, FindPassword<InternetPasswordOptions>.self,
