@@ -1,6 +1,7 @@
 import Foundation
 import KeychainServices
 import KeychainStore
+import KeychainTestSupport
 
 /// One process of the soak benchmark (scripts/soak.sh): a fixed number of mixed SecItem calls on
 /// a keychain shared with the other processes, timing each.
@@ -22,7 +23,7 @@ enum SoakWorkload {
             exit(64)
         }
         let prefix = arguments[3]
-        var random = SplitMix(seed: seed &+ UInt64(worker))
+        var random = SeededRandom(seed: seed &+ UInt64(worker))
         var versions: [String: String?] = [:]
         var latencies: [(UInt64, String)] = []
         latencies.reserveCapacity(operations)
