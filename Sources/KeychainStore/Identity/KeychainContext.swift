@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 
 /// Which keychain file the SecItem API of this process uses, and as whom.
 ///

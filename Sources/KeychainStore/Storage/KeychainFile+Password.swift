@@ -1,4 +1,4 @@
-public import Foundation
+import Foundation
 import Crypto
 
 /// Setting, changing and removing the keychain password.
