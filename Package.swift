@@ -95,7 +95,7 @@ let package = Package(
             path: "Examples/SeedAccessControl"
         ),
         // A helper process for tests that need several processes on one keychain.
-        .executableTarget(name: "keychain-test-worker", dependencies: ["KeychainServices", "KeychainStore"], path: "Tests/Worker"),
+        .executableTarget(name: "keychain-test-worker", dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"], path: "Tests/Worker"),
         // A helper process for the terminal tests of KeychainAuthentication (prompts on /dev/tty).
         .executableTarget(name: "keychain-auth-probe", dependencies: ["KeychainAuthentication", "KeychainStore"], path: "Tests/AuthProbe"),
         // A private keychain per test, shared by the test targets.

@@ -128,7 +128,7 @@ def med(sysres, n, op):
     return r[op]["median_us"] if r and op in r else None
 
 
-def summary(results):
+def summary(results, plot_link):
     S = results["systems"]
     ours, floor = S["swift-keychain"], S["sqlite-floor"]
     sizes = sorted({int(n) for s in S.values() for n in s["sizes"]} | {int(n) for s in S.values() for n in s.get("not_run", {})})
@@ -262,7 +262,7 @@ def summary(results):
             if str(n) not in s["sizes"] or str(n) not in ref["sizes"]:
                 continue
             lines.append(f"| {s['label']} | {n:,} | " + " | ".join(ratio(med(s, n, op), med(ref, n, op)) for op in OPS) + " |")
-    lines += ["", "![per-op latency vs items, log-log](results/latency.png)", ""]
+    lines += ["", f"![per-op latency vs items, log-log]({plot_link})", ""]
     return "\n".join(lines)
 
 
@@ -311,12 +311,15 @@ def main():
         results = merge(raw)
         with open(os.path.join(results_dir, "results.json"), "w") as f:
             json.dump(results, f, indent=1, sort_keys=True)
-    plot(results, os.path.join(results_dir, "latency.png"))
-    text = summary(results)
+    plot_path = os.path.join(results_dir, "latency.png")
+    plot(results, plot_path)
+    text = summary(results, os.path.relpath(plot_path, results_dir))
     with open(os.path.join(results_dir, "summary.md"), "w") as f:
         f.write(text + "\n")
     if len(sys.argv) > 3:
         path = sys.argv[3]
+        # The plot link is relative to the file it is written into, which is not the results folder.
+        text = summary(results, os.path.relpath(plot_path, os.path.dirname(os.path.abspath(path))))
         doc = open(path).read()
         if BEGIN in doc and END in doc:
             head, rest = doc.split(BEGIN, 1)

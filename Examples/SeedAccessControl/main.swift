@@ -78,6 +78,7 @@ let status = withUnsafeMutablePointer(to: &queryResult) {
 
 if status == noErr {
     let password = String(data: queryResult as! Data, encoding: .utf8)!
+    _ = password                   // HARNESS: the article reads it and stops there; lastResult carries it out
     // パスワードの取得に成功
 } else {
     // 認証がパスしなかった

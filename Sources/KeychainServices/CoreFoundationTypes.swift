@@ -48,17 +48,17 @@ public final class CFAllocator: Sendable {
 }
 
 /// The default allocator: always `nil` here.
-nonisolated(unsafe) public let kCFAllocatorDefault: CFAllocator! = nil
+public let kCFAllocatorDefault: CFAllocator! = nil
 
 /// The status meaning "no error".
 public let noErr: OSStatus = 0
 
 /// The boolean true object; compare with `===` or use it as a dictionary value.
-nonisolated(unsafe) public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
+public let kCFBooleanTrue: CFBoolean! = NSNumber(value: true)
 /// The boolean false object.
-nonisolated(unsafe) public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
+public let kCFBooleanFalse: CFBoolean! = NSNumber(value: false)
 /// The null object.
-nonisolated(unsafe) public let kCFNull: CFNull! = NSNull()
+public let kCFNull: CFNull! = NSNull()
 /// The Info.plist key of a bundle identifier.
 nonisolated(unsafe) public let kCFBundleIdentifierKey: CFString! = "CFBundleIdentifier"
 /// The error domain whose codes are `OSStatus` values.

@@ -24,11 +24,11 @@ struct Keychainctl: ParsableCommand {
 
             See docs/keychainctl.md for the full table and the output formats.
             """,
-        version: "keychainctl 0.1",
+        version: "keychainctl \(PackageVersion.current)",
         subcommands: [
-            AddGenericPassword.self, AddInternetPassword.self,
-            FindGenericPassword.self, FindInternetPassword.self,
-            DeleteGenericPassword.self, DeleteInternetPassword.self,
+            AddPassword<GenericPasswordOptions>.self, AddPassword<InternetPasswordOptions>.self,
+            FindPassword<GenericPasswordOptions>.self, FindPassword<InternetPasswordOptions>.self,
+            DeletePassword<GenericPasswordOptions>.self, DeletePassword<InternetPasswordOptions>.self,
             DumpKeychain.self,
             CreateKeychain.self, DeleteKeychain.self,
             LockKeychain.self, UnlockKeychain.self,

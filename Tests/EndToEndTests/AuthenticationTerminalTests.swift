@@ -2,6 +2,7 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 #endif
+import KeychainTestSupport
 import Testing
 
 /// The terminal authenticator on a real terminal, driven through tmux: `keychain-auth-probe`
@@ -15,7 +16,7 @@ struct AuthenticationTerminalTests {
     @Test("The terminal prompt shows the operation prompt, then asks for the password")
     func promptShowsReason() throws {
         let sandbox = try ProbeSandbox(password: password)
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason)
         defer { terminal.close() }
         let screen = try terminal.waitFor("Password:")
         let lines = screen.split(separator: "\n").map(String.init)
@@ -28,7 +29,7 @@ struct AuthenticationTerminalTests {
     @Test("The right password typed at the terminal succeeds, and the terminal settings are restored")
     func rightPassword() throws {
         let sandbox = try ProbeSandbox(password: password)
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason)
         defer { terminal.close() }
         try terminal.waitFor("Password:")
         terminal.type(password)
@@ -40,7 +41,7 @@ struct AuthenticationTerminalTests {
     @Test("The password typed is never echoed, right or wrong")
     func noEcho() throws {
         let sandbox = try ProbeSandbox(password: password)
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason)
         defer { terminal.close() }
         try terminal.waitFor("Password:")
         terminal.type("WrongGuess77")
@@ -55,7 +56,7 @@ struct AuthenticationTerminalTests {
     @Test("Three wrong passwords fail with authenticationFailed, saying Sorry, try again. before each retry")
     func threeWrong() throws {
         let sandbox = try ProbeSandbox(password: password)
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason)
         defer { terminal.close() }
         for attempt in 1...3 {
             try terminal.waitFor("Password:", occurrences: attempt)
@@ -70,7 +71,7 @@ struct AuthenticationTerminalTests {
     @Test("Ctrl-C at the prompt cancels with userCancel, without killing the process")
     func controlC() throws {
         let sandbox = try ProbeSandbox(password: password)
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason)
         defer { terminal.close() }
         try terminal.waitFor("Password:")
         terminal.send("half")
@@ -83,7 +84,7 @@ struct AuthenticationTerminalTests {
     @Test("Ctrl-D on an empty line cancels with userCancel")
     func controlD() throws {
         let sandbox = try ProbeSandbox(password: password)
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason)
         defer { terminal.close() }
         try terminal.waitFor("Password:")
         terminal.press("C-d")
@@ -95,7 +96,7 @@ struct AuthenticationTerminalTests {
     @Test("Ctrl-D after some characters does not cancel, and Backspace deletes the last character")
     func controlDAndBackspace() throws {
         let sandbox = try ProbeSandbox(password: password)
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason)
         defer { terminal.close() }
         try terminal.waitFor("Password:")
         terminal.send(password + "x")
@@ -110,7 +111,7 @@ struct AuthenticationTerminalTests {
     func backgroundJob() throws {
         let sandbox = try ProbeSandbox(password: password)
         // Job control on (set -m), so the job gets its own process group, not the terminal's.
-        let terminal = try ProbeTerminal(sandbox: sandbox, reason: reason, background: true)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason, background: true)
         defer { terminal.close() }
         let screen = try terminal.waitFor("EXIT=0")
         #expect(screen.contains("outcome: notInteractive"))
@@ -156,99 +157,21 @@ final class ProbeSandbox: Sendable {
     }
 }
 
-/// A detached tmux session on a private socket running `keychain-auth-probe obtain REASON`, then
-/// `EXIT=<status>`. The same technique as ``TmuxTerminal`` (posix_spawn with default signals,
-/// output through a file), which is tied to keychainctl.
-final class ProbeTerminal: Sendable {
-    let socket: String
-    let session = "auth"
-
-    convenience init(sandbox: ProbeSandbox, reason: String, background: Bool = false) throws {
-        try self.init(sandbox: sandbox, product: "keychain-auth-probe", arguments: ["obtain", reason], background: background)
+/// A terminal running `keychain-auth-probe obtain REASON` (or another of the package's programs)
+/// in the sandbox's environment, then printing `EXIT=<status>`.
+enum ProbeTerminal {
+    static func start(sandbox: ProbeSandbox, reason: String, background: Bool = false) throws -> TmuxSession {
+        try start(sandbox: sandbox, product: "keychain-auth-probe", arguments: ["obtain", reason], background: background)
     }
 
     /// Runs another of the package's programs the same way (`extraEnvironment` added to the sandbox's).
-    init(sandbox: ProbeSandbox, product: String, arguments: [String], extraEnvironment: [String: String] = [:],
-         background: Bool = false) throws {
-        socket = sandbox.home.appendingPathComponent("tmux.sock").path
+    static func start(sandbox: ProbeSandbox, product: String, arguments: [String], extraEnvironment: [String: String] = [:],
+                      background: Bool = false) throws -> TmuxSession {
         let program = try ProofSupport.product(product).path
         let environment = sandbox.environment.merging(extraEnvironment) { $1 }
-            .map { "\($0.key)=\(Self.quote($0.value))" }.joined(separator: " ")
-        let run = "env -i \(environment) \(Self.quote(program)) \(arguments.map(Self.quote).joined(separator: " "))"
+            .map { "\($0.key)=\(TmuxSession.quote($0.value))" }.joined(separator: " ")
+        let run = "env -i \(environment) \(TmuxSession.quote(program)) \(arguments.map(TmuxSession.quote).joined(separator: " "))"
         let line = (background ? "set -m; \(run) & wait $!" : run) + "; echo EXIT=$?; sleep 600"
-        try tmux(["new-session", "-d", "-s", session, "-x", "200", "-y", "50", line])
-    }
-
-    /// Types `text` literally and presses Enter.
-    func type(_ text: String) {
-        send(text)
-        press("Enter")
-    }
-
-    /// Types `text` literally.
-    func send(_ text: String) { _ = try? tmux(["send-keys", "-t", session, "-l", text]) }
-
-    /// Presses a key by its tmux name (`C-c`, `C-d`, `BSpace`, `Enter`).
-    func press(_ key: String) { _ = try? tmux(["send-keys", "-t", session, key]) }
-
-    /// Waits until the screen shows `text` at least `occurrences` times, and returns the screen;
-    /// records a failure after 30 s so a hang is reported rather than waited out.
-    @discardableResult
-    func waitFor(_ text: String, occurrences: Int = 1) throws -> String {
-        var screen = ""
-        for _ in 0..<300 {
-            screen = (try? tmux(["capture-pane", "-p", "-t", session, "-S", "-100"])) ?? ""
-            if screen.components(separatedBy: text).count - 1 >= occurrences { return screen }
-            usleep(100_000)
-        }
-        Issue.record("the terminal never showed \(text.debugDescription); it shows:\n\(screen)")
-        throw CancellationError()
-    }
-
-    func close() { _ = try? tmux(["kill-server"]) }
-
-    @discardableResult
-    private func tmux(_ arguments: [String]) throws -> String {
-        let outputPath = socket + ".out-\(UUID().uuidString)"
-        defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        // new-session starts the server, which keeps the descriptors it is given: not the file.
-        let stdoutPath = arguments.first == "new-session" ? "/dev/null" : outputPath
-        try Self.spawnAndWait(TmuxTerminal.executable ?? "/usr/bin/tmux", ["-S", socket] + arguments, stdout: stdoutPath)
-        return String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: outputPath))) ?? Data(), as: UTF8.self)
-    }
-
-    private struct SpawnFailure: Error { let code: Int32 }
-
-    private static func spawnAndWait(_ path: String, _ arguments: [String], stdout: String) throws {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        // tmux's kill-server and the pane's SIGHUP must reach tmux and the probe, whatever the
-        // test runner blocks or ignores.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for signalNumber in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signalNumber) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let argv = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
-        guard rc == 0 else { throw SpawnFailure(code: rc) }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    }
-
-    private static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        return try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "auth", shellLine: line)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -165,7 +166,7 @@ struct CLIHardeningTests {
     @Test("No warning when the password is typed at a terminal prompt", .enabled(if: TmuxTerminal.isAvailable, "tmux is not installed"))
     func noWarningWhenPrompted() throws {
         let sandbox = try CLISandbox()
-        let terminal = try TmuxTerminal(sandbox: sandbox, command: ["add-generic-password", "-a", "acct", "-s", "svc", "-w"])
+        let terminal = try TmuxTerminal.start(sandbox: sandbox, command: ["add-generic-password", "-a", "acct", "-s", "svc", "-w"])
         defer { terminal.close() }
         try terminal.waitFor("password data for new item: ")
         terminal.type("Pw-Secret-17")

@@ -146,4 +146,19 @@ import Testing
         #expect(codes.count >= 13)
         for code in codes { #expect(text.contains("| \(code) |"), "exit \(code) is not in docs/keychainctl.md") }
     }
+
+    @Test("--version prints the version the README and the Getting Started article state")
+    func versionAgreesWithDocumentation() throws {
+        let result = try CLISandbox().run(["--version"])
+        #expect(result.status == 0)
+        let printed = try #require(result.stdout.split(separator: " ").last).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(result.stdout == "keychainctl \(printed)\n")
+        let readme = try String(contentsOf: ProofSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains("The version is \(printed),"))
+        let gettingStarted = try String(contentsOf: ProofSupport.packageRoot
+            .appendingPathComponent("Sources/KeychainKit/KeychainKit.docc/GettingStarted.md"), encoding: .utf8)
+        #expect(gettingStarted.contains("the version, \(printed), is what `keychainctl --version` prints"))
+        // Nothing is tagged, so a `from:` requirement could not be resolved.
+        #expect(!gettingStarted.contains("from: \""))
+    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainServices
 import KeychainStore
+import KeychainTestSupport
 
 /// What one worker process does in the concurrency proof, and the log line format it writes.
 ///

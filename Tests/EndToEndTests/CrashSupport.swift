@@ -41,7 +41,7 @@ struct CrashWorker {
 
     /// Starts `command` with its output going to `output`.
     func start(_ command: String, _ arguments: [String], output: URL) throws -> Process {
-        FileManager.default.createFile(atPath: output.path, contents: nil)
+        try #require(FileManager.default.createFile(atPath: output.path, contents: nil))
         let handle = try FileHandle(forWritingTo: output)
         defer { try? handle.close() }
         let process = Process()

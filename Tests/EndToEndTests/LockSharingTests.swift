@@ -98,7 +98,7 @@ import KeychainStore
     func passwordChangeSurvivesKill() throws {
         let fixture = try Fixture(password: "first")
         defer { fixture.cleanUp() }
-        try KeychainContext.withContext(KeychainContext(file: fixture.file, identity: .unconfigured)) {
+        KeychainContext.withContext(KeychainContext(file: fixture.file, identity: .unconfigured)) {
             #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "kept" as NSString,
                                 kSecValueData: Data("v".utf8) as NSData] as NSDictionary, nil) == errSecSuccess)
         }

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainServices
+import KeychainTestSupport
 
 /// Makes random and malformed SecItem dictionaries from a seed, the same ones for the same seed:
 /// wrong value types, unknown and junk keys, non-string keys, huge values, nested containers,

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 
 /// Seed 001's code (Examples/SeedAccessControl), built unchanged but for its import line, run as a
@@ -53,7 +54,7 @@ struct SeedAccessControlTests {
     func readAtTheTerminal(rightPassword: Bool) throws {
         let sandbox = try ProbeSandbox(password: Self.password)
         #expect(try run(sandbox, "save-as-read-account", Self.simulated) == "save-as-read-account: status=0")
-        let terminal = try ProbeTerminal(sandbox: sandbox, product: "seed-access-control", arguments: ["read"],
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, product: "seed-access-control", arguments: ["read"],
                                          extraEnvironment: Self.simulated.merging(["SWIFT_KEYCHAIN_AUTHENTICATOR": "terminal"]) { $1 })
         defer { terminal.close() }
         let screen = try terminal.waitFor("Password:")

@@ -46,7 +46,7 @@ import KeychainTestSupport
     @Test("An akpu item cannot be added to a keychain without a password")
     func akpuNeedsPassword() throws {
         let keychain = try TestKeychain()
-        try keychain.run {
+        keychain.run {
             #expect(add("p", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecNotAvailable)
             #expect(read("p").0 == errSecItemNotFound)
         }
@@ -56,7 +56,7 @@ import KeychainTestSupport
     func lockedClassA() throws {
         let keychain = try TestKeychain()
         try keychain.file.setPassword("correct horse", currentPassword: nil)
-        try keychain.run {
+        keychain.run {
             #expect(add("ak", kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
             #expect(add("aku", kSecAttrAccessibleWhenUnlockedThisDeviceOnly) == errSecSuccess)
             #expect(add("ck", kSecAttrAccessibleAfterFirstUnlock) == errSecSuccess)
@@ -90,7 +90,7 @@ import KeychainTestSupport
     func oneLockedMatchFailsAll() throws {
         let keychain = try TestKeychain()
         try keychain.file.setPassword("pw", currentPassword: nil)
-        try keychain.run {
+        keychain.run {
             #expect(add("dk", kSecAttrAccessibleAlways) == errSecSuccess)
             #expect(add("ak", kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
             keychain.file.lock()
@@ -123,27 +123,27 @@ import KeychainTestSupport
     func changePassword() throws {
         let keychain = try TestKeychain()
         try keychain.file.setPassword("old", currentPassword: nil)
-        try keychain.run { #expect(add("ak", kSecAttrAccessibleWhenUnlocked) == errSecSuccess) }
+        keychain.run { #expect(add("ak", kSecAttrAccessibleWhenUnlocked) == errSecSuccess) }
         #expect(throws: KeychainStoreError.self) { try keychain.file.setPassword("new", currentPassword: "not-old") }
         try keychain.file.setPassword("new", currentPassword: "old")
         keychain.file.lock()
         #expect(throws: KeychainStoreError.self) { try keychain.file.unlock(password: "old") }
         try keychain.file.unlock(password: "new")
-        try keychain.run { #expect(read("ak") == (errSecSuccess, "secret")) }
+        keychain.run { #expect(read("ak") == (errSecSuccess, "secret")) }
     }
 
     @Test("akpu items exist only while a password is set: removing it makes them vanish")
     func akpuVanishes() throws {
         let keychain = try TestKeychain()
         try keychain.file.setPassword("pw", currentPassword: nil)
-        try keychain.run {
+        keychain.run {
             #expect(add("akpu", kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) == errSecSuccess)
             #expect(add("ak", kSecAttrAccessibleWhenUnlocked) == errSecSuccess)
             #expect(read("akpu") == (errSecSuccess, "secret"))
         }
         try keychain.file.setPassword(nil, currentPassword: "pw")
         #expect(!keychain.file.hasPassword)
-        try keychain.run {
+        keychain.run {
             #expect(read("akpu").0 == errSecItemNotFound)
             #expect(read("ak") == (errSecSuccess, "secret"))
         }
@@ -153,7 +153,7 @@ import KeychainTestSupport
     func sharedBetweenHandles() throws {
         let keychain = try TestKeychain()
         try keychain.file.setPassword("pw", currentPassword: nil)
-        try keychain.run { #expect(add("ak", kSecAttrAccessibleWhenUnlocked) == errSecSuccess) }
+        keychain.run { #expect(add("ak", kSecAttrAccessibleWhenUnlocked) == errSecSuccess) }
         keychain.file.lock()
         let other = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey)
         guard other.unlockSharing == .kernelKeyring else { return }
@@ -181,13 +181,13 @@ import KeychainTestSupport
     func classCAfterFirstUnlock() throws {
         let keychain = try TestKeychain()
         try keychain.file.setPassword("pw", currentPassword: nil)
-        try keychain.run { #expect(add("ck", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly) == errSecSuccess) }
+        keychain.run { #expect(add("ck", kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly) == errSecSuccess) }
         keychain.file.lock()
-        try keychain.run { #expect(read("ck") == (errSecSuccess, "secret")) }
+        keychain.run { #expect(read("ck") == (errSecSuccess, "secret")) }
         // A fresh handle (as a new process would) finds the first-unlock keys in the user keyring.
         let other = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey)
         guard other.unlockSharing == .kernelKeyring else { return }
-        try KeychainContext.withContext(KeychainContext(file: other, identity: .unconfigured)) {
+        KeychainContext.withContext(KeychainContext(file: other, identity: .unconfigured)) {
             #expect(read("ck") == (errSecSuccess, "secret"))
         }
         keychain.file.forgetSharedUnlockState()

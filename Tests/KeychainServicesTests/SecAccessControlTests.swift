@@ -80,6 +80,8 @@ import Testing
         #expect(create("ak" as NSString, .userPresence).0 != create("ck" as NSString, .userPresence).0)
     }
 
+    // Deprecated itself, because naming the deprecated flags is what it checks.
+    @available(*, deprecated, message: "checks the deprecated flag names")
     @Test("The deprecated names are the same flags as the current ones")
     func deprecatedNames() {
         #expect(SecAccessControlCreateFlags.touchIDAny == .biometryAny)

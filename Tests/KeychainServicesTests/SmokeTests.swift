@@ -8,7 +8,7 @@ import KeychainTestSupport
     @Test("A password added with SecItemAdd is found with SecItemCopyMatching")
     func addAndFind() throws {
         let keychain = try TestKeychain()
-        try keychain.run {
+        keychain.run {
             let add: [String: Any] = ["class": "genp", "svce": "example.com", "acct": "alice", "v_Data": Data("s3cret".utf8)]
             #expect(SecItemAdd(add as CFDictionary, nil) == 0)
             #expect(SecItemAdd(add as CFDictionary, nil) == -25299)

@@ -126,7 +126,7 @@ struct WrapperIdiomTests {
     @Test("Valet style: [String: AnyHashable] with constants as values compares them as strings")
     func anyHashableValues() throws {
         let keychain = try TestKeychain()
-        try keychain.run {
+        keychain.run {
             var query: [String: AnyHashable] = [kSecClass as String: kSecClassGenericPassword,
                                                 kSecAttrService as String: "svc",
                                                 kSecAttrAccessible as String: kSecAttrAccessibleWhenUnlocked]

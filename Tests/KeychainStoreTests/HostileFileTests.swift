@@ -244,7 +244,7 @@ struct HostileFileTests {
         let folder = try Folder()
         defer { folder.remove() }
         let empty = folder.directory.appendingPathComponent("empty.keychain-db")
-        FileManager.default.createFile(atPath: empty.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        try #require(FileManager.default.createFile(atPath: empty.path, contents: nil, attributes: [.posixPermissions: 0o600]))
         let error = try folder.refusal(empty)
         #expect(error?.status == -25295)
         #expect(error?.reason.contains("empty") == true)

@@ -163,7 +163,7 @@ struct ReliabilityFaultTests {
         defer { fixture.remove() }
         let file = try fixture.open()
         let plan = FaultPlan(.init(.sqliteBegin, result: SQLiteCode.busy, times: 1000))
-        try FaultInjection.$plan.withValue(plan) {
+        FaultInjection.$plan.withValue(plan) {
             let thread = Thread { _ = try? Mutation.add.run(file) }
             thread.start()
             while !thread.isFinished { usleep(1000) }

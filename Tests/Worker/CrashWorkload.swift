@@ -1,6 +1,7 @@
 import Foundation
 import KeychainServices
 import KeychainStore
+import KeychainTestSupport
 
 /// The writer the crash-consistency proof kills: adds, updates, deletes and password changes on
 /// one keychain, forever, announcing each call before it is made ("begin …") and each success
@@ -20,7 +21,7 @@ enum CrashWorkload {
         }
         var (current, other) = (arguments[2], arguments[3])
         var present = existingAccounts()
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         say("ready")
         var index = 0
         while true {
@@ -85,18 +86,5 @@ enum CrashWorkload {
             return []
         }
         return Set(items.compactMap { $0[kSecAttrAccount as String] as? String })
-    }
-}
-
-/// A small seeded generator, so a run can be repeated from its seed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

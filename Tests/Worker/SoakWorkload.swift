@@ -1,6 +1,7 @@
 import Foundation
 import KeychainServices
 import KeychainStore
+import KeychainTestSupport
 
 /// One process of the soak benchmark (scripts/soak.sh): a fixed number of mixed SecItem calls on
 /// a keychain shared with the other processes, timing each.
@@ -22,7 +23,7 @@ enum SoakWorkload {
             exit(64)
         }
         let prefix = arguments[3]
-        var random = SplitMix(seed: seed &+ UInt64(worker))
+        var random = SeededRandom(seed: seed &+ UInt64(worker))
         var versions: [String: String?] = [:]
         var latencies: [(UInt64, String)] = []
         latencies.reserveCapacity(operations)
@@ -83,8 +84,12 @@ enum SoakWorkload {
         let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         let latencyText = latencies.map { "\($0.0) \($0.1)" }.joined(separator: "\n") + "\n"
         let stateText = versions.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value ?? "deleted")" }.joined(separator: "\n") + "\n"
-        FileManager.default.createFile(atPath: prefix + ".latencies", contents: Data(latencyText.utf8))
-        FileManager.default.createFile(atPath: prefix + ".state", contents: Data(stateText.utf8))
+        // The test reads both files; without them it could only report a missing file.
+        for (path, text) in [(prefix + ".latencies", latencyText), (prefix + ".state", stateText)]
+            where !FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) {
+            say("cannot write \(path)")
+            exit(1)
+        }
         let failureText = failures.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: ",")
         let countText = counts.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         say("summary worker=\(worker) operations=\(operations) seconds=\(String(format: "%.2f", elapsed)) "

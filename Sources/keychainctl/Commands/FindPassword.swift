@@ -1,21 +1,16 @@
 import ArgumentParser
 
-/// `find-generic-password`: shows the first generic password that matches.
-struct FindGenericPassword: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "find-generic-password",
-        abstract: "Find a generic password item.",
-        discussion: """
-            Prints the first matching item's attributes on standard output, in the format of \
-            macOS `security`. With -g the password follows on standard error ("password: …"); \
-            with -w only the password is printed, on standard output (as hex when it has \
-            unprintable bytes). No match exits 44 (errSecItemNotFound). With several keychains, \
-            they are searched in order.
+/// `find-generic-password` and `find-internet-password`: shows the first password item that
+/// matches.
+struct FindPassword<Item: PasswordItemClass>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "find-\(Item.name)-password",
+            abstract: "Find \(Item.itemNoun).",
+            discussion: Item.findDiscussion)
+    }
 
-            Example: keychainctl find-generic-password -a alice -s example.com -w
-            """)
-
-    @OptionGroup var attributes: GenericPasswordOptions
+    @OptionGroup var attributes: Item
 
     @Flag(name: .customShort("g"), help: "Also print the password, on standard error.")
     var showPassword = false

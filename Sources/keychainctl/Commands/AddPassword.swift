@@ -1,21 +1,19 @@
 import ArgumentParser
 
-/// `add-internet-password`: stores a password for a server and account.
-struct AddInternetPassword: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "add-internet-password",
-        abstract: "Add an internet password item.",
-        discussion: """
-            The account (-a) and server (-s) are required; the authentication type defaults to \
-            "dflt". Without -w the item is stored with an empty password. \(PasswordArgument.warning)
+/// `add-generic-password` and `add-internet-password`: stores a password for an account and a
+/// service or server.
+struct AddPassword<Item: PasswordItemClass>: ParsableCommand {
+    static var configuration: CommandConfiguration {
+        CommandConfiguration(
+            commandName: "add-\(Item.name)-password",
+            abstract: "Add \(Item.itemNoun).",
+            discussion: Item.addDiscussion)
+    }
 
-            Example: keychainctl add-internet-password -a alice -s example.com -r htps -P 443 -w
-            """)
+    @OptionGroup var attributes: Item
 
-    @OptionGroup var attributes: InternetPasswordOptions
-
-    @Option(name: [.customShort("w"), .customLong("password")], parsing: .unconditional,
-            help: ArgumentHelp("The password. Give -w last, or -w -, to be prompted without echo.", valueName: "password"))
+    @Option(name: Item.passwordNames, parsing: .unconditional,
+            help: ArgumentHelp(Item.passwordHelp, valueName: "password"))
     var password: String?
 
     @Flag(name: .customShort("U"), help: "Update the item if it already exists (otherwise an existing item is an error, exit 45).")
@@ -36,8 +34,8 @@ struct AddInternetPassword: ParsableCommand {
 
     func validate() throws {
         try location.validate(positional: keychains, allowsSeveral: false)
-        if attributes.account == nil || attributes.server == nil {
-            throw ValidationError("Both the account (-a) and the server (-s) are required.")
+        if !attributes.hasPrimaryAttributes {
+            throw ValidationError(Item.missingPrimaryAttributes)
         }
     }
 

@@ -1,0 +1,20 @@
+/// A small reproducible random generator (SplitMix64): the same seed gives the same values on
+/// every run, so a failing randomized test or worker can be repeated from its seed.
+public struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+    public init(seed: UInt64) { state = seed }
+
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Letters and digits, looking random, e.g. "q3ZrT0…".
+    public mutating func token(length: Int) -> String {
+        let alphabet = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+        return String((0..<length).map { _ in alphabet[Int(next() % UInt64(alphabet.count))] })
+    }
+}
