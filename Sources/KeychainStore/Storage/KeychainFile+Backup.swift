@@ -27,7 +27,7 @@ extension KeychainFile {
                 // their secret is sealed to this keychain's password.
                 found = try find(ItemQuery(itemClass: itemClass, anySynchronizable: true), identity: .administrator(),
                                  limit: nil, includeSecrets: true, authorize: { _ in .skip })
-            } catch where error.status == -25300 {
+            } catch where error.status == SecStatus.itemNotFound {
                 continue
             }
             items += found.filter { item in
