@@ -40,12 +40,14 @@ enum QueryParser {
         for (key, value) in entries {
             try apply(key, value, to: &query, operation: operation)
         }
-        if query.accessControl != nil && query.attributes["pdmn"] != nil { throw StatusError(errSecParam) }
-        if query.attributes["ggrp"] != nil && query.attributes["sync"]?.integerValue == 1 { throw StatusError(errSecParam) }
+        if query.accessControl != nil && query.attributes[AttributeName.accessible] != nil { throw StatusError(errSecParam) }
+        if query.attributes[AttributeName.sharingGroup] != nil && query.attributes[AttributeName.synchronizable]?.integerValue == 1 {
+            throw StatusError(errSecParam)
+        }
         if let control = query.accessControl {
             // Any access control object carries an ACL, and ACL items cannot synchronize.
-            if query.attributes["sync"]?.integerValue == 1 && (operation == .add || operation == .update) { throw StatusError(errSecParam) }
-            query.attributes["pdmn"] = .string(control.protection)
+            if query.attributes[AttributeName.synchronizable]?.integerValue == 1 && (operation == .add || operation == .update) { throw StatusError(errSecParam) }
+            query.attributes[AttributeName.accessible] = .string(control.protection)
         }
         return query
     }
@@ -56,7 +58,9 @@ enum QueryParser {
     /// Names in Security's schema of every table class that have no counterpart among our
     /// attributes (row id, encrypted blob, secret, digest, access control, tombstone flag,
     /// persistent reference, app-clip flag).
-    private static let schemaOnlyNames: Set<String> = ["rowid", "data", "v_Data", "v_pk", "accc", "u_Tomb", "persistref", "clip"]
+    private static let schemaOnlyNames: Set<String> = [
+        "rowid", "data", "v_Data", "v_pk", AttributeName.accessControl, "u_Tomb", AttributeName.persistentReference, "clip",
+    ]
 
     /// How big Security considers a query (`query_create`): the number of attributes in the
     /// class's schema plus every dictionary key that is not one of them. Identities have no
@@ -217,17 +221,17 @@ enum QueryParser {
 
     private static func applyAttribute(_ name: String, _ value: Any, to query: inout ParsedQuery, operation: Operation) throws(StatusError) {
         switch name {
-        case "nleg", "musr":
+        case "nleg", AttributeName.multiUser:
             return // kSecUseDataProtectionKeychain is a no-op; the user view is not the caller's to set
         case "clip", "data", "v_pk":
             // Schema names no caller may set: the app-clip flag, the encrypted blob column, the
             // primary-key digest. Security finds them but cannot convert a value for them.
             throw StatusError(errSecParam)
-        case "accc":
+        case AttributeName.accessControl:
             guard let control = value as? SecAccessControl else { throw StatusError(errSecParam) }
             query.accessControl = control
             return
-        case "sync":
+        case AttributeName.synchronizable:
             if let string = value as? String, string == "syna" {
                 query.anySynchronizable = true
                 return
@@ -273,17 +277,17 @@ enum QueryParser {
         for (rawKey, value) in dictionary.entries {
             guard let key = rawKey as? String else { throw StatusError(errSecParam) }
             switch key {
-            case "musr", "nleg", "persistref": continue
+            case AttributeName.multiUser, "nleg", AttributeName.persistentReference: continue
             case "v_Data":
                 guard let data = ValueConversion.data(value) else { throw StatusError(errSecParam) }
                 secret = data
                 continue
-            case "ggrp", "clip", "rowid", "v_pk", "data": throw StatusError(errSecParam)
-            case "accc":
+            case AttributeName.sharingGroup, "clip", "rowid", "v_pk", "data": throw StatusError(errSecParam)
+            case AttributeName.accessControl:
                 guard let control = value as? SecAccessControl else { throw StatusError(errSecParam) }
                 accessControl = control
                 continue
-            case "sync":
+            case AttributeName.synchronizable:
                 if (value as? String) == "syna" { continue }
             default: break
             }
@@ -298,9 +302,9 @@ enum QueryParser {
             }
         }
         if let accessControl {
-            if attributes["pdmn"] != nil { throw StatusError(errSecParam) }
-            if attributes["sync"]?.integerValue == 1 { throw StatusError(errSecParam) }
-            attributes["pdmn"] = .string(accessControl.protection)
+            if attributes[AttributeName.accessible] != nil { throw StatusError(errSecParam) }
+            if attributes[AttributeName.synchronizable]?.integerValue == 1 { throw StatusError(errSecParam) }
+            attributes[AttributeName.accessible] = .string(accessControl.protection)
         }
         return (attributes, secret, accessControl)
     }

@@ -52,7 +52,7 @@ enum SecItemImplementation {
                                               includeSecrets: query.returnData,
                                               authorize: ItemAuthentication(query: query, file: context.file).authorizer)
             if let host {
-                items = items.filter { hostMatches($0.attributes["srvr"], host) }
+                items = items.filter { hostMatches($0.attributes[AttributeName.server], host) }
                 if let maximum = limit.maximum { items = Array(items.prefix(maximum)) }
             }
             guard !items.isEmpty else { throw StatusError(errSecItemNotFound) }
@@ -88,7 +88,7 @@ enum SecItemImplementation {
             if let control = parsedChanges.accessControl {
                 accessControl = .set(try storableAccessControl(control))
             } else {
-                accessControl = parsedChanges.attributes["pdmn"] != nil ? .remove : .keep
+                accessControl = parsedChanges.attributes[AttributeName.accessible] != nil ? .remove : .keep
             }
             try context.file.update(query.itemQuery(itemClass), changes: parsedChanges.attributes,
                                     secret: parsedChanges.secret, identity: context.identity,
@@ -205,7 +205,7 @@ enum SecItemImplementation {
     /// would match nothing. The token group is never writable.
     private static func checkExplicitWriteGroup(_ dictionary: NSDictionary, _ identity: ClientIdentity) throws(StatusError) {
         // One lookup: iterating the dictionary would convert every value (the secret too).
-        guard let value = dictionary.object(forKey: "agrp") else { return }
+        guard let value = dictionary.object(forKey: AttributeName.accessGroup) else { return }
         guard let group = value as? String, group != "com.apple.token",
               identity.seesAllGroups || identity.accessGroups.contains(group) else { throw StatusError(errSecMissingEntitlement) }
     }
