@@ -191,17 +191,49 @@ def statics(rows, sections):
     return "".join(out)
 
 
+# MARK: - KeychainStore
+
+def store_codes(rows):
+    out = [BANNER,
+           "\n// The same result codes for the layers below KeychainServices. KeychainStore cannot import\n"
+           "// KeychainServices (the dependency runs the other way), so the engine, KeychainAuthentication and\n"
+           "// keychainctl name a status through this namespace instead of writing its number.\n"
+           "//\n"
+           "// Why a namespace and not `package let errSecParam`: keychainctl and the tests import both\n"
+           "// KeychainStore and KeychainServices, and two top-level `errSecParam`s would be ambiguous there.\n"
+           "// The members are named like KeychainKit's KeychainError statics (`SecStatus.itemNotFound` is\n"
+           "// `errSecItemNotFound`, as `KeychainError.itemNotFound` is), one per name of SecBase+Codes.swift\n"
+           "// (the CSSM codes of SecBase+CSSM.swift are left out: no keychain call returns them). They are `package`:\n"
+           "// every target of this package may use them, nothing outside it sees them. Above this layer,\n"
+           "// use KeychainServices' `errSec*` constants; StatusCodeGenerationTests checks that each member\n"
+           "// equals the constant of the same name.\n\n",
+           "/// Apple's `errSec*` result codes, by name, for the engine and the other layers below KeychainServices.\n",
+           "package enum SecStatus {\n"]
+    for key, title, comment in SECTIONS:
+        out.append(f"    // MARK: {title}\n\n")
+        for row in (r for r in rows if r["section"] == key):
+            out.append(f"    /// `{row['name']}`\n")
+            out.append(f"    package static let {row['wrapper']}: Int32 = {row['code']}\n")
+        out.append("\n")
+    out[-1] = "}\n"
+    return "".join(out)
+
+
 # MARK: - Test tables
 
 def services_test_table(rows):
     out = [BANNER, "#if !(os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))\n",
-           "import KeychainServices\n\n",
+           "import KeychainServices\nimport KeychainStore\n\n",
            "/// Every errSec code of SecBase.swift: its name, the constant, and Apple's number.\n",
            "let statusCodeTable: [(name: String, status: OSStatus, expected: OSStatus)] = [\n"]
     out += [f"    ({swift_string(r['name'])}, {r['name']}, {r['code']}),\n" for r in rows if r["section"] != "cssm"]
     out.append("]\n\n/// The cryptographic-services and trust codes of SecBase+CSSM.swift: the constant and Apple's number.\n"
                "let extendedStatusTable: [(OSStatus, OSStatus)] = [\n")
     out += [f"    ({r['name']}, {r['code']}),\n" for r in rows if r["section"] == "cssm"]
+    out.append("]\n\n/// KeychainStore's SecStatus members next to the KeychainServices constant of the same name.\n"
+               "let storeStatusTable: [(name: String, store: Int32, services: OSStatus)] = [\n")
+    out += [f"    ({swift_string(r['name'])}, SecStatus.{r['wrapper']}, {r['name']}),\n"
+            for r in rows if r["section"] != "cssm"]
     out.append("]\n#endif\n")
     return "".join(out)
 
@@ -226,6 +258,7 @@ def outputs(rows):
         "Sources/KeychainServices/Linux/StatusMessages.swift": status_messages(rows),
         "Sources/KeychainServices/Linux/StatusMessages+CSSM.swift": status_messages_cssm(rows),
         "Sources/KeychainKit/KeychainError+Names.swift": names(rows),
+        "Sources/KeychainStore/Support/SecStatus+Codes.swift": store_codes(rows),
         "Tests/KeychainServicesTests/StatusCodeTable.swift": services_test_table(rows),
         "Tests/KeychainKitTests/StatusCatalogueTable.swift": kit_test_table(rows),
     }

@@ -85,7 +85,7 @@ public func SecAccessControlCreateWithFlags(
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
 ) -> SecAccessControl? {
     func fail(_ reason: String) -> SecAccessControl? {
-        let cfError = NSError(domain: "NSOSStatusErrorDomain", code: -50, userInfo: [NSLocalizedDescriptionKey: reason])
+        let cfError = NSError(domain: "NSOSStatusErrorDomain", code: Int(errSecParam), userInfo: [NSLocalizedDescriptionKey: reason])
         error?.pointee = Unmanaged.passRetained(cfError)
         return nil
     }

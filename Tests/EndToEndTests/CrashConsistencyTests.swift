@@ -62,7 +62,7 @@ struct CrashConsistencyTests {
             return try file.find(ItemQuery(itemClass: .genericPassword, filters: ["svce": .string("crash.example")]),
                                  identity: .unconfigured, limit: nil, includeSecrets: true)
         } catch {
-            if error.status == -25300 { return [] }
+            if error.status == SecStatus.itemNotFound { return [] }
             throw error
         }
     }

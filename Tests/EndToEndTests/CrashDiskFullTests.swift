@@ -98,7 +98,7 @@ struct CrashDiskFullTests {
         let exit = process.waitForExit()
         // EFBIG is an I/O error to SQLite (SQLITE_IOERR_WRITE); a write cut short at the limit is
         // SQLITE_FULL, which Apple reports as errSecNotAvailable.
-        try Self.verify(setup, lines: CrashWorker.lines(output), exitStatus: exit.terminationStatus, fullStatuses: [-36, -25291])
+        try Self.verify(setup, lines: CrashWorker.lines(output), exitStatus: exit.terminationStatus, fullStatuses: [SecStatus.io, SecStatus.notAvailable])
         try #require(try setup.worker.open().integrityCheck())
     }
 
@@ -129,6 +129,6 @@ struct CrashDiskFullTests {
                                             try CrashWorker.executable().path, output.path],
                                            environment: environment)
         #expect(outcome.stderr.isEmpty, "\(outcome.stderr)")
-        try Self.verify(setup, lines: CrashWorker.lines(output), exitStatus: outcome.status, fullStatuses: [-25291])
+        try Self.verify(setup, lines: CrashWorker.lines(output), exitStatus: outcome.status, fullStatuses: [SecStatus.notAvailable])
     }
 }

@@ -8,8 +8,6 @@ import Testing
 /// `errSecDecode` — never data, and the other items stay readable.
 @Suite("Tampering with the keychain file is detected")
 struct TamperingTests {
-    static let errSecDecodeStatus: OSStatus = -26275
-
     /// A keychain holding three generic passwords, "victim", "neighbour" and "bystander".
     ///
     /// Every read after the damage goes through a freshly opened keychain, as a new process would
@@ -85,7 +83,7 @@ struct TamperingTests {
         /// No read result anywhere contains the victim's or anyone's data under the wrong account.
         func expectDamageReported(_ account: String) throws {
             let (status, data, name) = try read(account)
-            #expect(status == TamperingTests.errSecDecodeStatus)
+            #expect(status == errSecDecode)
             #expect(data == nil)
             #expect(name == nil)
         }
@@ -111,7 +109,7 @@ struct TamperingTests {
         try fixture.shell.setBlob("meta", table: "genp", reference: reference, to: Self.flip(meta, at: position))
         try fixture.expectDamageReported("victim")
         // Without asking for data the attributes still have to open: same answer.
-        #expect(try fixture.read("victim", data: false).0 == Self.errSecDecodeStatus)
+        #expect(try fixture.read("victim", data: false).0 == errSecDecode)
         try fixture.othersIntact(except: "victim")
     }
 
@@ -203,7 +201,7 @@ struct TamperingTests {
         // sealed attributes say "neighbour": that is a damaged index, and must not hand out the
         // neighbour's secret.
         let (status, data, name) = try fixture.read("victim", service: byService ? Fixture.service : nil)
-        #expect(status == Self.errSecDecodeStatus)
+        #expect(status == errSecDecode)
         #expect(data != Data(Fixture.secret("neighbour").utf8))
         #expect(name != "neighbour")
         // A search through the other, intact, column still finds the victim's own item.

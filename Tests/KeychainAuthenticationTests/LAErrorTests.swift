@@ -1,5 +1,6 @@
 import Foundation
 @testable import KeychainAuthentication
+import KeychainStore
 import Testing
 
 @Suite("LAError, LAPolicy and the other LocalAuthentication values")
@@ -95,8 +96,10 @@ struct LAErrorTests {
     }
 
     static let statuses: [(LAError.Code, Int32)] = [
-        (.userCancel, -128), (.notInteractive, -25308), (.authenticationFailed, -25293), (.invalidContext, -25293),
-        (.passcodeNotSet, -25293), (.biometryNotAvailable, -25293), (.companionNotAvailable, -25293), (.appCancel, -25293),
+        (.userCancel, SecStatus.userCanceled), (.notInteractive, SecStatus.interactionNotAllowed),
+        (.authenticationFailed, SecStatus.authFailed), (.invalidContext, SecStatus.authFailed),
+        (.passcodeNotSet, SecStatus.authFailed), (.biometryNotAvailable, SecStatus.authFailed),
+        (.companionNotAvailable, SecStatus.authFailed), (.appCancel, SecStatus.authFailed),
     ]
 
     @Test("LAErrors map to OSStatus as Apple's client maps them", arguments: statuses)
@@ -106,12 +109,12 @@ struct LAErrorTests {
 
     @Test("Apple's private parameter error maps to errSecParam")
     func parameterStatus() {
-        #expect(keychainStatus(forLAErrorCode: -1001) == -50)
+        #expect(keychainStatus(forLAErrorCode: -1001) == SecStatus.param)
     }
 
     @Test("An engine failure under an LAError keeps the engine's status")
     func underlyingStatus() {
-        let error = LAError(.authenticationFailed, userInfo: [NSUnderlyingErrorKey: NSError(domain: "NSOSStatusErrorDomain", code: -36)])
-        #expect(keychainStatus(for: error) == -36)
+        let error = LAError(.authenticationFailed, userInfo: [NSUnderlyingErrorKey: NSError(domain: "NSOSStatusErrorDomain", code: Int(SecStatus.io))])
+        #expect(keychainStatus(for: error) == SecStatus.io)
     }
 }

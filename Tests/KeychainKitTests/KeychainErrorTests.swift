@@ -11,7 +11,7 @@ struct KeychainErrorTests {
     func catchByStatic() {
         var caught = false
         do {
-            throw KeychainError(status: -25300, operation: .read)
+            throw KeychainError(status: errSecItemNotFound, operation: .read)
         } catch KeychainError.interactionNotAllowed {
             Issue.record("matched the wrong status")
         } catch KeychainError.itemNotFound {
@@ -24,7 +24,7 @@ struct KeychainErrorTests {
 
     @Test("Errors with the same status are equal whatever their context")
     func equalityIsByStatus() {
-        let withContext = KeychainError(status: -34018, operation: .add, accessGroup: "group.a")
+        let withContext = KeychainError(status: errSecMissingEntitlement, operation: .add, accessGroup: "group.a")
         #expect(withContext == .missingEntitlement)
         #expect(withContext.hashValue == KeychainError.missingEntitlement.hashValue)
         #expect(KeychainError.itemNotFound != .interactionNotAllowed)
@@ -40,7 +40,7 @@ struct KeychainErrorTests {
 
     @Test("An NSError in the OSStatus domain matches the static of its code")
     func nsErrorMatches() {
-        let error: any Error = NSError(domain: "NSOSStatusErrorDomain", code: -25308)
+        let error: any Error = NSError(domain: "NSOSStatusErrorDomain", code: Int(errSecInteractionNotAllowed))
         #expect(KeychainError.interactionNotAllowed ~= error)
         #expect(!(KeychainError.itemNotFound ~= error))
     }
@@ -49,13 +49,13 @@ struct KeychainErrorTests {
     func bridgesToNSError() {
         let error = KeychainError.duplicateItem as NSError
         #expect(error.domain == "NSOSStatusErrorDomain")
-        #expect(error.code == -25299)
+        #expect(error.code == Int(errSecDuplicateItem))
     }
 
     @Test("Locked and not found have different statuses and different descriptions")
     func lockedIsNotNotFound() {
-        #expect(KeychainError.interactionNotAllowed.status == -25308)
-        #expect(KeychainError.itemNotFound.status == -25300)
+        #expect(KeychainError.interactionNotAllowed.status == errSecInteractionNotAllowed)
+        #expect(KeychainError.itemNotFound.status == errSecItemNotFound)
         #expect(KeychainError.interactionNotAllowed.description != KeychainError.itemNotFound.description)
         #expect(KeychainError.interactionNotAllowed.description.contains("locked"))
         #expect(KeychainError.interactionNotAllowed.description.contains("not treat this as a missing item"))
@@ -63,14 +63,14 @@ struct KeychainErrorTests {
 
     @Test("A description names the status, its number, what happened and what to do")
     func descriptionShape() {
-        let text = KeychainError(status: -25299, operation: .add).description
+        let text = KeychainError(status: errSecDuplicateItem, operation: .add).description
         #expect(text.hasPrefix("Adding the item failed with errSecDuplicateItem (-25299)"))
         #expect(text.contains("What to do:"))
     }
 
     @Test("A -34018 description names the access group that was missing")
     func missingEntitlementNamesGroup() {
-        let error = KeychainError(status: -34018, operation: .read, accessGroup: "TEAMID.com.example.shared")
+        let error = KeychainError(status: errSecMissingEntitlement, operation: .read, accessGroup: "TEAMID.com.example.shared")
         #expect(error.description.contains("\"TEAMID.com.example.shared\""))
         #expect(error.description.contains("SWIFT_KEYCHAIN_ACCESS_GROUPS"))
     }

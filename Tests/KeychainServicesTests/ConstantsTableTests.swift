@@ -426,6 +426,8 @@ struct ConstantsTableTests {
         #expect(notFound.contains("No item"))
     }
 
+    // These two tests pin Apple's numbers on purpose: _statusName takes a raw OSStatus, and the
+    // point is that Apple's number (not whatever our constant holds) gets Apple's name.
     @Test("The status name of -25300 is errSecItemNotFound")
     func itemNotFoundName() {
         #expect(_statusName(-25300) == "errSecItemNotFound")

@@ -42,21 +42,21 @@ import Testing
         for protection: AnyObject in ["always" as NSString, "" as NSString, NSNumber(value: 6), Data("ak".utf8) as NSData] {
             let (control, error) = create(protection, [])
             #expect(control == nil)
-            #expect(error == -50)
+            #expect(error == Int(errSecParam))
         }
     }
 
     @Test(".or with .and is errSecParam")
-    func orWithAnd() { #expect(create("ak" as NSString, [.devicePasscode, .biometryAny, .or, .and]).1 == -50) }
+    func orWithAnd() { #expect(create("ak" as NSString, [.devicePasscode, .biometryAny, .or, .and]).1 == Int(errSecParam)) }
 
     @Test(".biometryAny with .biometryCurrentSet is errSecParam")
-    func bothBiometries() { #expect(create("ak" as NSString, [.biometryAny, .biometryCurrentSet]).1 == -50) }
+    func bothBiometries() { #expect(create("ak" as NSString, [.biometryAny, .biometryCurrentSet]).1 == Int(errSecParam)) }
 
     @Test(".userPresence with another requirement is errSecParam, even with .or", arguments: ["biometryAny", "biometryCurrentSet", "devicePasscode", "companion"])
     func userPresenceAlone(_ other: String) throws {
         let flag = try #require(Self.constraints.first { $0.0 == other }?.1)
-        #expect(create("ak" as NSString, [.userPresence, flag]).1 == -50)
-        #expect(create("ak" as NSString, [.userPresence, flag, .or]).1 == -50)
+        #expect(create("ak" as NSString, [.userPresence, flag]).1 == Int(errSecParam))
+        #expect(create("ak" as NSString, [.userPresence, flag, .or]).1 == Int(errSecParam))
     }
 
     @Test("A failure with a nil error pointer returns nil without crashing")

@@ -11,7 +11,7 @@ import KeychainTestSupport
         keychain.run {
             let add: [String: Any] = ["class": "genp", "svce": "example.com", "acct": "alice", "v_Data": Data("s3cret".utf8)]
             #expect(SecItemAdd(add as CFDictionary, nil) == 0)
-            #expect(SecItemAdd(add as CFDictionary, nil) == -25299)
+            #expect(SecItemAdd(add as CFDictionary, nil) == errSecDuplicateItem)
             var result: CFTypeRef?
             let query: [String: Any] = ["class": "genp", "svce": "example.com", "acct": "alice", "r_Data": kCFBooleanTrue!]
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == 0)
@@ -27,7 +27,7 @@ import KeychainTestSupport
             #expect(SecItemCopyMatching(query as CFDictionary, &result) == 0)
             #expect(result as? Data == Data("new".utf8))
             #expect(SecItemDelete(["class": "genp", "acct": "alice"] as CFDictionary) == 0)
-            #expect(SecItemDelete(["class": "genp", "acct": "alice"] as CFDictionary) == -25300)
+            #expect(SecItemDelete(["class": "genp", "acct": "alice"] as CFDictionary) == errSecItemNotFound)
         }
         let bytes = keychain.rawBytes()
         #expect(bytes.range(of: Data("s3cret".utf8)) == nil)

@@ -25,4 +25,16 @@ struct StatusCodeGenerationTests {
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(report)")
     }
+
+    #if !(os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+    /// KeychainStore's SecStatus names (generated into Sources/KeychainStore/Support) are the layers
+    /// below KeychainServices' way of naming a status; each must be the public constant's number.
+    @Test("KeychainStore's SecStatus members equal the errSec constants of the same name")
+    func storeNamesMatchServices() {
+        #expect(storeStatusTable.count == statusCodeTable.count)
+        for (name, store, services) in storeStatusTable {
+            #expect(store == services, "SecStatus for \(name)")
+        }
+    }
+    #endif
 }

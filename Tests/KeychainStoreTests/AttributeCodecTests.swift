@@ -34,7 +34,7 @@ import Testing
         badName[4] = 0xC3                            // a lead byte inside the name
         for bytes in [badValue, badName] {
             #expect(throws: KeychainStoreError.self) { try AttributeCodec.decode(Data(bytes)) }
-            do { _ = try AttributeCodec.decode(Data(bytes)) } catch { #expect(error.status == -26275) }
+            do { _ = try AttributeCodec.decode(Data(bytes)) } catch { #expect(error.status == SecStatus.decode) }
         }
     }
 }

@@ -62,7 +62,7 @@ struct BackupScryptCostTests {
         }
         // Had scrypt run, the noise would have failed to open: errSecAuthFailed (-25293), or an
         // allocation failure. Only a refusal of the header itself is errSecDecode.
-        #expect(status == -26275)
+        #expect(status == SecStatus.decode)
     }
 
     @Test("The decoder accepts what this version writes and refuses costs outside its bounds")
@@ -82,7 +82,7 @@ struct BackupScryptCostTests {
         for (costLog2, blockSize, parallelism) in refused {
             let bytes = Self.encodedParameters(costLog2: costLog2, blockSize: blockSize, parallelism: parallelism)
             #expect(performing: { _ = try PasswordKeyParameters(encoded: bytes) },
-                    throws: { ($0 as? KeychainStoreError)?.status == -26275 })
+                    throws: { ($0 as? KeychainStoreError)?.status == SecStatus.decode })
         }
         // Every accepted combination fits the stated memory bound (128·r·N).
         for (costLog2, blockSize, _) in accepted {

@@ -79,7 +79,7 @@ import KeychainTestSupport
         let target = try TestKeychain()
         #expect(throws: KeychainStoreError.self) { try target.file.importBackup(from: backup, password: "wrong") }
         do { try target.file.importBackup(from: backup, password: "wrong") } catch {
-            #expect(error.status == -25293)
+            #expect(error.status == SecStatus.authFailed)
             #expect(!error.description.contains("wrong"))
         }
         #expect(try secret(target.file, "a") == nil)

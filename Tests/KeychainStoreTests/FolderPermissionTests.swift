@@ -47,7 +47,7 @@ struct FolderPermissionTests {
         let (status, reason) = Self.status {
             _ = try KeychainFile.open(at: folder.appendingPathComponent("k.keychain-db"), deviceKey: .random(), create: true)
         }
-        #expect(status == -25291, "\(reason)")
+        #expect(status == SecStatus.notAvailable, "\(reason)")
         #expect(reason.contains(folder.path) && reason.contains("chmod 700"), "\(reason)")
         #expect(try Self.names(in: folder) == [])
     }
@@ -59,7 +59,7 @@ struct FolderPermissionTests {
         let (status, reason) = Self.status {
             _ = try DeviceKey.load(from: folder.appendingPathComponent("device-key"), create: true)
         }
-        #expect(status == -25291, "\(reason)")
+        #expect(status == SecStatus.notAvailable, "\(reason)")
         #expect(reason.contains("chmod 700"), "\(reason)")
         #expect(try Self.names(in: folder) == [])
     }
@@ -75,7 +75,7 @@ struct FolderPermissionTests {
         let namesBefore = try Self.names(in: folder)
         try #require(chmod(folder.path, 0o777) == 0)
         let (status, reason) = Self.status { _ = try KeychainFile.open(at: url, deviceKey: key, create: false) }
-        #expect(status == -25291, "\(reason)")
+        #expect(status == SecStatus.notAvailable, "\(reason)")
         #expect(try Data(contentsOf: url) == before)
         #expect(try Self.names(in: folder) == namesBefore)
         // Fixing the folder as the message says makes it open again.
@@ -91,7 +91,7 @@ struct FolderPermissionTests {
         _ = try DeviceKey.load(from: url, create: true)
         try #require(chmod(folder.path, 0o770) == 0)
         let (status, reason) = Self.status { _ = try DeviceKey.load(from: url, create: false) }
-        #expect(status == -25291, "\(reason)")
+        #expect(status == SecStatus.notAvailable, "\(reason)")
     }
 
     @Test("A folder of another user is refused for the keychain", .enabled(if: geteuid() == 0, "only root can give a folder away"))
@@ -102,7 +102,7 @@ struct FolderPermissionTests {
         let (status, reason) = Self.status {
             _ = try KeychainFile.open(at: folder.appendingPathComponent("k.keychain-db"), deviceKey: .random(), create: true)
         }
-        #expect(status == -25291, "\(reason)")
+        #expect(status == SecStatus.notAvailable, "\(reason)")
         #expect(reason.contains("another user"), "\(reason)")
         #expect(try Self.names(in: folder) == [])
     }
@@ -117,7 +117,7 @@ struct FolderPermissionTests {
         let (status, reason) = Self.status {
             _ = try KeychainFile.open(at: inner.appendingPathComponent("k.keychain-db"), deviceKey: .random(), create: true)
         }
-        #expect(status == -25291, "\(reason)")
+        #expect(status == SecStatus.notAvailable, "\(reason)")
         #expect(try Self.names(in: inner) == [])
     }
 
@@ -128,7 +128,7 @@ struct FolderPermissionTests {
         let (status, reason) = Self.status {
             _ = try KeychainFile.open(at: outer.appendingPathComponent("new/k.keychain-db"), deviceKey: .random(), create: true)
         }
-        #expect(status == -25291, "\(reason)")
+        #expect(status == SecStatus.notAvailable, "\(reason)")
         #expect(try Self.names(in: outer) == [])
     }
 

@@ -78,7 +78,7 @@ struct HostileFileTests {
         let link = folder.directory.appendingPathComponent("link.keychain-db")
         try FileManager.default.createSymbolicLink(at: link, withDestinationURL: folder.keychain)
         let error = try folder.refusal(link)
-        #expect(error?.status == -25291)
+        #expect(error?.status == SecStatus.notAvailable)
         #expect(error?.reason.contains("symbolic link") == true, "\(error.map(String.init(describing:)) ?? "")")
     }
 
@@ -90,7 +90,7 @@ struct HostileFileTests {
         try Data().write(to: elsewhere)
         try FileManager.default.createSymbolicLink(atPath: folder.keychain.path + "-wal", withDestinationPath: elsewhere.path)
         let error = try folder.refusal()
-        #expect(error?.status == -25291)
+        #expect(error?.status == SecStatus.notAvailable)
         #expect(error?.reason.contains("-wal") == true)
     }
 
@@ -100,7 +100,7 @@ struct HostileFileTests {
         defer { folder.remove() }
         chmod(folder.keychain.path, mode_t(mode))
         let error = try folder.refusal()
-        #expect(error?.status == -25291)
+        #expect(error?.status == SecStatus.notAvailable)
         #expect(error?.reason.contains("other users") == true)
     }
 
@@ -110,7 +110,7 @@ struct HostileFileTests {
         defer { folder.remove() }
         try #require(chown(folder.keychain.path, 65534, 65534) == 0)
         let error = try folder.refusal()
-        #expect(error?.status == -25291)
+        #expect(error?.status == SecStatus.notAvailable)
         #expect(error?.reason.contains("another user") == true)
     }
 
@@ -130,7 +130,7 @@ struct HostileFileTests {
         }
         try folder.write(whole.prefix(keep))
         let error = try folder.refusal()
-        #expect(error?.status == -25295, "\(error.map(String.init(describing:)) ?? "")")
+        #expect(error?.status == SecStatus.invalidKeychain, "\(error.map(String.init(describing:)) ?? "")")
         #expect(error?.reason.contains(folder.keychain.path) == true)
     }
 
@@ -150,10 +150,10 @@ struct HostileFileTests {
                 let found = try file.find(ItemQuery(itemClass: .genericPassword), identity: .unconfigured, limit: nil, includeSecrets: true)
                 #expect(found.map(\.secret) == [Data("kept secret".utf8)])
             } catch {
-                #expect(error.status == -26275)
+                #expect(error.status == SecStatus.decode)
             }
         } catch {
-            #expect(error.status == -25295)
+            #expect(error.status == SecStatus.invalidKeychain)
         }
         #expect(try folder.contents() == before)
     }
@@ -164,7 +164,7 @@ struct HostileFileTests {
         defer { folder.remove() }
         try folder.write(Data((0..<16_384).map { _ in UInt8.random(in: 0...255) }))
         let error = try folder.refusal()
-        #expect(error?.status == -25295)
+        #expect(error?.status == SecStatus.invalidKeychain)
         #expect(error?.reason.contains("not an SQLite database") == true)
     }
 
@@ -187,7 +187,7 @@ struct HostileFileTests {
             try db.close()
         }
         let error = try folder.refusal()
-        #expect(error?.status == -25295, "\(error.map(String.init(describing:)) ?? "")")
+        #expect(error?.status == SecStatus.invalidKeychain, "\(error.map(String.init(describing:)) ?? "")")
         #expect(error?.reason.contains("not a keychain") == true)
     }
 
@@ -201,7 +201,7 @@ struct HostileFileTests {
             try db.close()
         }
         let error = try folder.refusal()
-        #expect(error?.status == -25310)
+        #expect(error?.status == SecStatus.wrongSecVersion)
         #expect(error?.reason.contains("schema 99") == true)
     }
 
@@ -215,7 +215,7 @@ struct HostileFileTests {
             _ = try KeychainFile.open(at: folder.keychain, deviceKey: folder.deviceKey)
             Issue.record("the keychain opened")
         } catch {
-            #expect(error.status == -25310)
+            #expect(error.status == SecStatus.wrongSecVersion)
         }
         try writer.close()
     }
@@ -225,7 +225,7 @@ struct HostileFileTests {
         let folder = try Folder()
         defer { folder.remove() }
         let error = try folder.refusal(deviceKey: .random())
-        #expect(error?.status == -25291)
+        #expect(error?.status == SecStatus.notAvailable)
         #expect(error?.reason.contains("device key") == true)
     }
 
@@ -246,7 +246,7 @@ struct HostileFileTests {
         let empty = folder.directory.appendingPathComponent("empty.keychain-db")
         try #require(FileManager.default.createFile(atPath: empty.path, contents: nil, attributes: [.posixPermissions: 0o600]))
         let error = try folder.refusal(empty)
-        #expect(error?.status == -25295)
+        #expect(error?.status == SecStatus.invalidKeychain)
         #expect(error?.reason.contains("empty") == true)
     }
 }

@@ -131,7 +131,7 @@ import Testing
         _ = try keychain.file.update(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("a")]), changes: [:],
                                      secret: Data("second-password".utf8), identity: .unconfigured)
         try setColumn("secret", oldSecret, path)
-        #expect(status(read(keychain.file, "a")) == -26275)
+        #expect(status(read(keychain.file, "a")) == SecStatus.decode)
     }
 
     @Test("After access control was tightened, the older unprotected secret put back does not read without authentication")
@@ -147,7 +147,7 @@ import Testing
         try setColumn("secret", unprotected, path)
         let result = read(keychain.file, "a")
         #expect((try? result.get()) == nil)
-        #expect(status(result) == -26275)
+        #expect(status(result) == SecStatus.decode)
     }
 
     @Test("Keys planted in the kernel keyring while the keychain is locked are not used: it stays locked",
@@ -161,7 +161,7 @@ import Testing
         let description = UnlockState(keychainID: keychain.file.identifier).unlockedDescription
         _ = try KernelKeyring.add(description, planted, in: .session).get()
         #expect(keychain.file.isLocked)
-        #expect(status { try add(keychain.file, "new", "would-be-readable") } == -25308)
+        #expect(status { try add(keychain.file, "new", "would-be-readable") } == SecStatus.interactionNotAllowed)
         // A second process's view (a second connection with its own state) agrees.
         let other = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey)
         #expect(other.isLocked)
@@ -182,7 +182,7 @@ import Testing
         let protected = ItemAccessControl(encoded: Data([1]), requiresAuthentication: true)
         #expect(throws: KeychainStoreError.self) { try add(keychain.file, "b", "for-presence-only", accessControl: protected) }
         // Nothing was sealed to the attacker's key: no such item exists.
-        #expect(status(read(keychain.file, "b", authorize: { _ in .skip })) == -25300)
+        #expect(status(read(keychain.file, "b", authorize: { _ in .skip })) == SecStatus.itemNotFound)
     }
 
     @Test("When another process locks, this process holds no class A key in memory, even before its next call",
@@ -227,7 +227,7 @@ import Testing
             do { try keychain.file.unlock(password: "pw"); return nil } catch { return error as? KeychainStoreError }
         }
         #expect(plan.fired(.keyringAdd) == 1)
-        #expect(error?.status == -25291)
+        #expect(error?.status == SecStatus.notAvailable)
         #expect(error?.reason.contains("quota") == true)
         #expect(keychain.file.isLocked)
         #endif

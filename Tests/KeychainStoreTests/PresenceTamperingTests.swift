@@ -32,7 +32,7 @@ import Testing
         let db = try SQLiteConnection(path: keychain.file.url.path)
         try db.execute("UPDATE genp SET secret = x'01' || substr(secret, 2)")
         try db.close()
-        #expect(read(keychain.file, authorize: nil) == -26275)
+        #expect(read(keychain.file, authorize: nil) == SecStatus.decode)
     }
 
     @Test("A plain secret relabelled as protected is errSecDecode, even with the right credential")
@@ -45,7 +45,7 @@ import Testing
         try db.execute("UPDATE genp SET secret = x'02' || substr(secret, 2)")
         try db.close()
         let credential = try keychain.file.authenticate(password: "pw")
-        #expect(read(keychain.file, authorize: { _ in .credential(credential) }) == -26275)
+        #expect(read(keychain.file, authorize: { _ in .credential(credential) }) == SecStatus.decode)
     }
 
     @Test("A keybag changed in the file without the device key is refused when the next protected item is added")

@@ -34,7 +34,7 @@ import KeychainTestSupport
     func noPassword() throws {
         let keychain = try self.keychain(password: nil)
         #expect(throws: KeychainStoreError.self) { _ = try keychain.file.authenticate(password: "x") }
-        do { _ = try keychain.file.authenticate(password: "x") } catch { #expect(error.status == -25291) }
+        do { _ = try keychain.file.authenticate(password: "x") } catch { #expect(error.status == SecStatus.notAvailable) }
     }
 
     @Test("A wrong password is errSecAuthFailed; the right one gives this keychain's credential")
@@ -44,7 +44,7 @@ import KeychainTestSupport
             _ = try keychain.file.authenticate(password: "wrong")
             Issue.record("a wrong password was accepted")
         } catch {
-            #expect(error.status == -25293)
+            #expect(error.status == SecStatus.authFailed)
         }
         #expect(try keychain.file.authenticate(password: "pw").keychainID == keychain.file.identifier)
     }
@@ -56,7 +56,7 @@ import KeychainTestSupport
             try add(keychain.file, "a")
             Issue.record("added")
         } catch {
-            #expect(error.status == -25291)
+            #expect(error.status == SecStatus.notAvailable)
         }
         // An access control without constraints needs no password.
         try add(keychain.file, "b", Self.plain)
@@ -72,7 +72,7 @@ import KeychainTestSupport
             _ = try read(keychain.file, "a", authorize: nil)
             Issue.record("read without authentication")
         } catch {
-            #expect(error.status == -25308)
+            #expect(error.status == SecStatus.interactionNotAllowed)
         }
     }
 
@@ -126,7 +126,7 @@ import KeychainTestSupport
             _ = try read(keychain.file, "a", authorize: { _ in .credential(foreign) })
             Issue.record("a foreign credential opened the item")
         } catch {
-            #expect(error.status == -25293)
+            #expect(error.status == SecStatus.authFailed)
         }
     }
 
@@ -149,7 +149,7 @@ import KeychainTestSupport
             try keychain.file.update(query("a"), changes: ["labl": .string("x")], secret: nil, identity: .unconfigured)
             Issue.record("updated without authentication")
         } catch {
-            #expect(error.status == -25308)
+            #expect(error.status == SecStatus.interactionNotAllowed)
         }
         let credential = try keychain.file.authenticate(password: "pw")
         try keychain.file.update(query("a"), changes: [:], secret: Data("changed".utf8), identity: .unconfigured,
@@ -181,10 +181,10 @@ import KeychainTestSupport
         // Refused: nothing changes, not even the unprotected matches that come first.
         do {
             try keychain.file.update(query(), changes: ["labl": .string("refused")], secret: nil, identity: .unconfigured,
-                                     authorize: { _ throws(KeychainStoreError) in throw KeychainStoreError(status: -25293, reason: "refused") })
+                                     authorize: { _ throws(KeychainStoreError) in throw KeychainStoreError(status: SecStatus.authFailed, reason: "refused") })
             Issue.record("updated after a refusal")
         } catch {
-            #expect(error.status == -25293)
+            #expect(error.status == SecStatus.authFailed)
         }
         let after = try keychain.file.find(query(), identity: .unconfigured, limit: nil, includeSecrets: false, authorize: reader)
             .map { $0.attributes["labl"] }
@@ -240,7 +240,7 @@ import KeychainTestSupport
             _ = try read(keychain.file, "a", authorize: { _ in calls.value += 1; return .skip })
             Issue.record("read while locked")
         } catch {
-            #expect(error.status == -25308)
+            #expect(error.status == SecStatus.interactionNotAllowed)
         }
         #expect(calls.value == 0)
     }

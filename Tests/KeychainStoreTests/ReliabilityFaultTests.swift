@@ -19,14 +19,14 @@ struct ReliabilityFaultTests {
 
     static let cases: [Case] = [
         // BEGIN IMMEDIATE is where a writer waits for another; past the timeout it is BUSY.
-        Case(name: "busy past the timeout at BEGIN", rule: .init(.sqliteBegin, result: SQLiteCode.busy), status: -25291),
-        Case(name: "I/O error writing a row", rule: .init(.sqliteStep, result: SQLiteCode.ioerrWrite, statements: .writes), status: -36),
-        Case(name: "full disk writing a row", rule: .init(.sqliteStep, result: SQLiteCode.full, statements: .writes), status: -25291),
-        Case(name: "I/O error reading a row", rule: .init(.sqliteStep, result: SQLiteCode.ioerr, statements: .reads), status: -36),
-        Case(name: "busy on a statement", rule: .init(.sqliteStep, result: SQLiteCode.busy, statements: .writes), status: -25291),
-        Case(name: "failed fsync at COMMIT", rule: .init(.sqliteCommit, result: SQLiteCode.ioerrFsync), status: -36),
-        Case(name: "full disk at COMMIT", rule: .init(.sqliteCommit, result: SQLiteCode.full), status: -25291),
-        Case(name: "busy at COMMIT", rule: .init(.sqliteCommit, result: SQLiteCode.busy), status: -25291),
+        Case(name: "busy past the timeout at BEGIN", rule: .init(.sqliteBegin, result: SQLiteCode.busy), status: SecStatus.notAvailable),
+        Case(name: "I/O error writing a row", rule: .init(.sqliteStep, result: SQLiteCode.ioerrWrite, statements: .writes), status: SecStatus.io),
+        Case(name: "full disk writing a row", rule: .init(.sqliteStep, result: SQLiteCode.full, statements: .writes), status: SecStatus.notAvailable),
+        Case(name: "I/O error reading a row", rule: .init(.sqliteStep, result: SQLiteCode.ioerr, statements: .reads), status: SecStatus.io),
+        Case(name: "busy on a statement", rule: .init(.sqliteStep, result: SQLiteCode.busy, statements: .writes), status: SecStatus.notAvailable),
+        Case(name: "failed fsync at COMMIT", rule: .init(.sqliteCommit, result: SQLiteCode.ioerrFsync), status: SecStatus.io),
+        Case(name: "full disk at COMMIT", rule: .init(.sqliteCommit, result: SQLiteCode.full), status: SecStatus.notAvailable),
+        Case(name: "busy at COMMIT", rule: .init(.sqliteCommit, result: SQLiteCode.busy), status: SecStatus.notAvailable),
     ]
 
     /// Every fault with every call it can strike: read faults only with calls that read rows
@@ -81,7 +81,7 @@ struct ReliabilityFaultTests {
                 #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
                 break
             }
-            #expect(failure?.status == -36, "step \(step): \(failure.map(String.init(describing:)) ?? "succeeded")")
+            #expect(failure?.status == SecStatus.io, "step \(step): \(failure.map(String.init(describing:)) ?? "succeeded")")
             #expect(try KeychainSnapshot(file) == before, "step \(step) left part of the call applied")
             step += 1
             try #require(step < 200, "the call never stopped reaching new steps")
@@ -110,7 +110,7 @@ struct ReliabilityFaultTests {
                 #expect(failure == nil, "\(failure.map(String.init(describing:)) ?? "")")
                 break
             }
-            #expect(failure?.status == -108, "draw \(draw): \(failure.map(String.init(describing:)) ?? "succeeded")")
+            #expect(failure?.status == SecStatus.allocate, "draw \(draw): \(failure.map(String.init(describing:)) ?? "succeeded")")
             #expect(try KeychainSnapshot(file) == before, "draw \(draw) left part of the call applied")
             #expect(try KeychainSnapshot(fixture.open()) == before, "draw \(draw): a fresh open sees a change")
             draw += 1
@@ -132,7 +132,7 @@ struct ReliabilityFaultTests {
         let failure = FaultInjection.$plan.withValue(plan) {
             engineError { () throws(KeychainStoreError) in try file.setPassword("new password", currentPassword: "old password") }
         }
-        #expect(failure?.status == -36)
+        #expect(failure?.status == SecStatus.io)
         #expect(plan.fired(.sqliteCommit) == 1)
         let reopened = try fixture.open()
         defer { reopened.forgetSharedUnlockState() }
@@ -152,7 +152,7 @@ struct ReliabilityFaultTests {
         let failed = FaultInjection.$plan.withValue(plan) {
             engineError { () throws(KeychainStoreError) in _ = try file.find(query, identity: .unconfigured, limit: 1, includeSecrets: true) }
         }
-        #expect(failed?.status == -36)
+        #expect(failed?.status == SecStatus.io)
         let found = try file.find(query, identity: .unconfigured, limit: 1, includeSecrets: true)
         #expect(found.first?.secret == Data("secret-0-Kq7".utf8))
     }

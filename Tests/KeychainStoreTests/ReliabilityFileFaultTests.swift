@@ -49,7 +49,7 @@ struct ReliabilityFileFaultTests {
         let failure = FaultInjection.$plan.withValue(plan) {
             engineError { () throws(KeychainStoreError) in _ = try DeviceKey.load(from: url, create: true) }
         }
-        #expect(failure?.status == -34, "\(failure.map(String.init(describing:)) ?? "succeeded")")
+        #expect(failure?.status == SecStatus.diskFull, "\(failure.map(String.init(describing:)) ?? "succeeded")")
         #expect(Self.contents(directory).isEmpty)
     }
 
@@ -62,7 +62,7 @@ struct ReliabilityFileFaultTests {
         let failure = FaultInjection.$plan.withValue(plan) {
             engineError { () throws(KeychainStoreError) in _ = try DeviceKey.load(from: url, create: true) }
         }
-        #expect(failure?.status == -36)
+        #expect(failure?.status == SecStatus.io)
         #expect(Self.contents(directory).isEmpty)
         // Nothing was half-made: the next attempt creates the key.
         _ = try DeviceKey.load(from: url, create: true)
@@ -81,7 +81,7 @@ struct ReliabilityFileFaultTests {
         let failure = FaultInjection.$plan.withValue(plan) {
             engineError { () throws(KeychainStoreError) in try file.exportBackup(to: backup, password: "backup password") }
         }
-        #expect(failure?.status == (rule.point == .fileSync ? -36 : -34))
+        #expect(failure?.status == (rule.point == .fileSync ? SecStatus.io : SecStatus.diskFull))
         #expect(!FileManager.default.fileExists(atPath: backup.path))
         #expect(Self.contents(fixture.directory).allSatisfy { $0.hasPrefix("reliability.keychain-db") })
         #expect(try KeychainSnapshot(file) == before)
@@ -117,9 +117,9 @@ struct ReliabilityFileFaultTests {
         }
         #expect(plan.anyFired)
         let expected: Int32 = switch rule.point {
-        case .random: -108
-        case .sqliteCommit: -25291
-        default: -36
+        case .random: SecStatus.allocate
+        case .sqliteCommit: SecStatus.notAvailable
+        default: SecStatus.io
         }
         #expect(failure?.status == expected, "\(failure.map(String.init(describing:)) ?? "succeeded")")
         #expect(Self.contents(directory).isEmpty, "left behind: \(Self.contents(directory))")
@@ -134,7 +134,7 @@ struct ReliabilityFileFaultTests {
         let failure = FaultInjection.$plan.withValue(plan) {
             engineError { () throws(KeychainStoreError) in _ = try secureRandomBytes(16) }
         }
-        #expect(failure?.status == -108)
+        #expect(failure?.status == SecStatus.allocate)
         #expect(try secureRandomBytes(16).count == 16)
     }
 }

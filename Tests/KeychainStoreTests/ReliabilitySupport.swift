@@ -58,7 +58,7 @@ struct KeychainSnapshot: Equatable, CustomStringConvertible {
         do {
             return try file.find(query, identity: .administrator(), limit: nil, includeSecrets: secrets)
         } catch {
-            if error.status == -25300 { return [] }
+            if error.status == SecStatus.itemNotFound { return [] }
             throw error
         }
     }

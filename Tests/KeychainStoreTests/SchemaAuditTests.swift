@@ -62,7 +62,7 @@ struct SchemaAuditTests {
         defer { folder.remove() }
         try Self.plant(plant.sql, in: folder.keychain)
         let error = try folder.refusal()
-        #expect(error?.status == -25295, "\(error.map(String.init(describing:)) ?? "")")
+        #expect(error?.status == SecStatus.invalidKeychain, "\(error.map(String.init(describing:)) ?? "")")
         #expect(error?.reason.contains(plant.named) == true, "\(error?.reason ?? "")")
         #expect(error?.reason.contains(folder.keychain.path) == true)
         #expect(error?.reason.contains("refusing to open") == true)
@@ -84,7 +84,7 @@ struct SchemaAuditTests {
         }
         try Self.plant(sql, in: folder.keychain)
         let error = try folder.refusal()
-        #expect(error?.status == -25295, "\(error.map(String.init(describing:)) ?? "")")
+        #expect(error?.status == SecStatus.invalidKeychain, "\(error.map(String.init(describing:)) ?? "")")
         #expect(error?.reason.contains("never creates") == true, "\(error?.reason ?? "")")
     }
 

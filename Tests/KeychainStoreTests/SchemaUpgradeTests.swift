@@ -225,7 +225,7 @@ import Testing
         ]
         for write in refusals {
             #expect(throws: KeychainStoreError.self) { try write() }
-            do { try write() } catch let error as KeychainStoreError { #expect(error.status == -25310) }
+            do { try write() } catch let error as KeychainStoreError { #expect(error.status == SecStatus.wrongSecVersion) }
         }
         try db.execute("PRAGMA user_version = \(KeychainFile.schemaVersion)")
         #expect(try find(keychain.file, [:]) == ["kept"])

@@ -56,8 +56,8 @@ func obtainPresenceCredential(for file: KeychainFile, context: LAContext?, polic
                 credential = try file.authenticate(password: password)
             } catch {
                 switch error.status {
-                case -25293: continue                                   // errSecAuthFailed: wrong password
-                case -25291: throw LAError(.passcodeNotSet)             // errSecNotAvailable: no password
+                case SecStatus.authFailed: continue                     // wrong password
+                case SecStatus.notAvailable: throw LAError(.passcodeNotSet) // no password
                 default: throw LAError(.authenticationFailed, userInfo: [NSUnderlyingErrorKey: engineError(error)])
                 }
             }
@@ -87,10 +87,10 @@ package func keychainStatus(for error: LAError) -> Int32 {
 /// parameter error (-1001), which ``LAError/Code`` does not list.
 package func keychainStatus(forLAErrorCode code: Int) -> Int32 {
     switch code {
-    case LAError.Code.userCancel.rawValue: -128
-    case LAError.Code.notInteractive.rawValue: -25308
-    case -1001: -50
-    default: -25293
+    case LAError.Code.userCancel.rawValue: SecStatus.userCanceled
+    case LAError.Code.notInteractive.rawValue: SecStatus.interactionNotAllowed
+    case -1001: SecStatus.param
+    default: SecStatus.authFailed
     }
 }
 

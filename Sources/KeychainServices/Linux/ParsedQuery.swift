@@ -36,7 +36,7 @@ struct PersistentReference {
     init(_ data: Data) throws(StatusError) {
         guard data.count == 20 || data.count == 12,
               let code = String(bytes: data.prefix(4), encoding: .ascii),
-              PersistentReference.classCodes.contains(code) else { throw StatusError(-50) }
+              PersistentReference.classCodes.contains(code) else { throw StatusError(errSecParam) }
         classCode = code
         identity = data.count == 20 ? Data(data.dropFirst(4)) : nil
     }

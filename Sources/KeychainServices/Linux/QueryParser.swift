@@ -26,7 +26,7 @@ enum QueryParser {
         var badKey: StatusError?
         for (key, value) in dictionary.entries {
             guard let key = key as? String else {
-                if badKey == nil { badKey = StatusError(key is NSNumber ? -25303 : -50) }
+                if badKey == nil { badKey = StatusError(key is NSNumber ? errSecNoSuchAttr : errSecParam) }
                 continue
             }
             entries.append((key, value))
@@ -35,17 +35,19 @@ enum QueryParser {
         // Security sizes the query before reading any key, so an oversized dictionary is
         // errSecParam whatever else is wrong with it.
         let otherKeys = dictionary.count - entries.count
-        guard querySize(entries.map(\.0), for: query.requestClass) + otherKeys <= queryKeyLimit else { throw StatusError(-50) }
+        guard querySize(entries.map(\.0), for: query.requestClass) + otherKeys <= queryKeyLimit else { throw StatusError(errSecParam) }
         if let badKey { throw badKey }
         for (key, value) in entries {
             try apply(key, value, to: &query, operation: operation)
         }
-        if query.accessControl != nil && query.attributes["pdmn"] != nil { throw StatusError(-50) }
-        if query.attributes["ggrp"] != nil && query.attributes["sync"]?.integerValue == 1 { throw StatusError(-50) }
+        if query.accessControl != nil && query.attributes[AttributeName.accessible] != nil { throw StatusError(errSecParam) }
+        if query.attributes[AttributeName.sharingGroup] != nil && query.attributes[AttributeName.synchronizable]?.integerValue == 1 {
+            throw StatusError(errSecParam)
+        }
         if let control = query.accessControl {
             // Any access control object carries an ACL, and ACL items cannot synchronize.
-            if query.attributes["sync"]?.integerValue == 1 && (operation == .add || operation == .update) { throw StatusError(-50) }
-            query.attributes["pdmn"] = .string(control.protection)
+            if query.attributes[AttributeName.synchronizable]?.integerValue == 1 && (operation == .add || operation == .update) { throw StatusError(errSecParam) }
+            query.attributes[AttributeName.accessible] = .string(control.protection)
         }
         return query
     }
@@ -56,7 +58,9 @@ enum QueryParser {
     /// Names in Security's schema of every table class that have no counterpart among our
     /// attributes (row id, encrypted blob, secret, digest, access control, tombstone flag,
     /// persistent reference, app-clip flag).
-    private static let schemaOnlyNames: Set<String> = ["rowid", "data", "v_Data", "v_pk", "accc", "u_Tomb", "persistref", "clip"]
+    private static let schemaOnlyNames: Set<String> = [
+        "rowid", "data", "v_Data", "v_pk", AttributeName.accessControl, "u_Tomb", AttributeName.persistentReference, "clip",
+    ]
 
     /// How big Security considers a query (`query_create`): the number of attributes in the
     /// class's schema plus every dictionary key that is not one of them. Identities have no
@@ -82,21 +86,21 @@ enum QueryParser {
     /// The class comes from `kSecClass`, or from a persistent reference's prefix.
     private static func resolveClass(_ entries: [(String, Any)], _ query: inout ParsedQuery) throws(StatusError) -> RequestClass {
         if let (_, raw) = entries.first(where: { $0.0 == "v_PersistentRef" }) {
-            guard let data = ValueConversion.data(raw) else { throw StatusError(-50) }
+            guard let data = ValueConversion.data(raw) else { throw StatusError(errSecParam) }
             query.persistentReference = try PersistentReference(data)
         }
         var code: String
         if let (_, raw) = entries.first(where: { $0.0 == "class" }) {
-            guard let name = raw as? String else { throw StatusError(-50) }
+            guard let name = raw as? String else { throw StatusError(errSecParam) }
             code = name
-            if let reference = query.persistentReference, reference.classCode != name { throw StatusError(-25306) }
+            if let reference = query.persistentReference, reference.classCode != name { throw StatusError(errSecNoSuchClass) }
         } else if let reference = query.persistentReference {
             code = reference.classCode
         } else {
-            throw StatusError(-50)
+            throw StatusError(errSecParam)
         }
         if code == "idnt" { return .identity }
-        guard let itemClass = ItemClass(code: code) else { throw StatusError(-25306) }
+        guard let itemClass = ItemClass(code: code) else { throw StatusError(errSecNoSuchClass) }
         return .table(itemClass)
     }
 
@@ -107,7 +111,7 @@ enum QueryParser {
         }
         switch key.first {
         case "c":
-            guard key == "class" else { throw StatusError(-50) }
+            guard key == "class" else { throw StatusError(errSecParam) }
         case "m":
             if key == "m_Limit" {
                 query.limit = try parseLimit(value)
@@ -115,9 +119,9 @@ enum QueryParser {
                 query.matchKeys[key] = value
             }
         case "r":
-            guard returnKeys.contains(key) else { throw StatusError(-50) }
+            guard returnKeys.contains(key) else { throw StatusError(errSecParam) }
             // Matches Security: return keys take booleans only; @1 is errSecParam.
-            guard let flag = ValueConversion.boolean(value) else { throw StatusError(-50) }
+            guard let flag = ValueConversion.boolean(value) else { throw StatusError(errSecParam) }
             switch key {
             case "r_Data": query.returnData = flag
             case "r_Attributes": query.returnAttributes = flag
@@ -125,26 +129,26 @@ enum QueryParser {
             default: query.returnPersistentRef = flag
             }
         case "u":
-            guard useKeys.contains(key) else { throw StatusError(-50) }
+            guard useKeys.contains(key) else { throw StatusError(errSecParam) }
             try applyUseKey(key, value, to: &query)
         case "v":
             switch key {
             case "v_Data":
-                guard let data = ValueConversion.data(value) else { throw StatusError(-50) }
+                guard let data = ValueConversion.data(value) else { throw StatusError(errSecParam) }
                 query.valueData = data
             case "v_PersistentRef":
                 break // read with the class
             case "v_Ref":
                 // Passwords have no reference type; keys and certificates are not implemented yet.
                 query.hasValueRef = true
-                throw StatusError(-50)
+                throw StatusError(errSecParam)
             default:
-                throw StatusError(-50)
+                throw StatusError(errSecParam)
             }
         case "f":
             break
         default:
-            throw StatusError(-50)
+            throw StatusError(errSecParam)
         }
     }
 
@@ -153,7 +157,7 @@ enum QueryParser {
             switch name {
             case "m_LimitOne": return .count(1)
             case "m_LimitAll": return .all
-            default: throw StatusError(-50)
+            default: throw StatusError(errSecParam)
             }
         }
         // A number must convert to an integer without loss (CFNumberGetValue to CFIndex);
@@ -162,28 +166,28 @@ enum QueryParser {
         case .integer(let n):
             return n < 0 ? .all : .count(Int(n))
         case .real(let r):
-            guard let n = Int(exactly: r) else { throw StatusError(-50) }
+            guard let n = Int(exactly: r) else { throw StatusError(errSecParam) }
             return n < 0 ? .all : .count(n)
         default:
-            throw StatusError(-50)
+            throw StatusError(errSecParam)
         }
     }
 
     private static func applyUseKey(_ key: String, _ value: Any, to query: inout ParsedQuery) throws(StatusError) {
         switch key {
         case "u_AuthUI":
-            guard let string = value as? String else { throw StatusError(-50) }
+            guard let string = value as? String else { throw StatusError(errSecParam) }
             query.authenticationUI = string
         case "u_NoAuthUI":
             if ValueConversion.boolean(value) == true { query.authenticationUI = "u_AuthUIF" }
         case "u_OpPrompt":
             query.operationPrompt = value as? String
         case "u_AuthCtx":
-            if query.authenticationContext != nil { throw StatusError(-50) }
+            if query.authenticationContext != nil { throw StatusError(errSecParam) }
             query.authenticationContext = value as AnyObject
         case "u_CredRef":
-            guard value is Data else { throw StatusError(-50) }
-            if query.authenticationContext != nil { throw StatusError(-50) }
+            guard value is Data else { throw StatusError(errSecParam) }
+            if query.authenticationContext != nil { throw StatusError(errSecParam) }
             query.authenticationContext = value as AnyObject
             query.authenticationContextIsCredentialReference = true
         case "u_ItemList":
@@ -196,7 +200,7 @@ enum QueryParser {
             case .integer(let n): query.useTombstones = n != 0
             case .real(let r): query.useTombstones = r != 0
             case .string(let s): query.useTombstones = leadingInteger(s) != 0
-            default: throw StatusError(-50)
+            default: throw StatusError(errSecParam)
             }
         default:
             break
@@ -217,17 +221,17 @@ enum QueryParser {
 
     private static func applyAttribute(_ name: String, _ value: Any, to query: inout ParsedQuery, operation: Operation) throws(StatusError) {
         switch name {
-        case "nleg", "musr":
+        case "nleg", AttributeName.multiUser:
             return // kSecUseDataProtectionKeychain is a no-op; the user view is not the caller's to set
         case "clip", "data", "v_pk":
             // Schema names no caller may set: the app-clip flag, the encrypted blob column, the
             // primary-key digest. Security finds them but cannot convert a value for them.
-            throw StatusError(-50)
-        case "accc":
-            guard let control = value as? SecAccessControl else { throw StatusError(-50) }
+            throw StatusError(errSecParam)
+        case AttributeName.accessControl:
+            guard let control = value as? SecAccessControl else { throw StatusError(errSecParam) }
             query.accessControl = control
             return
-        case "sync":
+        case AttributeName.synchronizable:
             if let string = value as? String, string == "syna" {
                 query.anySynchronizable = true
                 return
@@ -243,7 +247,7 @@ enum QueryParser {
                 do { _ = try AttributeValue.coerce(ValueConversion.input(value), to: .data) } catch { throw StatusError(error.status) }
                 return
             }
-            throw StatusError(-25303)
+            throw StatusError(errSecNoSuchAttr)
         }
         do {
             query.attributes[name] = try AttributeValue.coerce(ValueConversion.input(value), to: kind)
@@ -272,25 +276,25 @@ enum QueryParser {
         var secret: Data?
         var accessControl: SecAccessControl?
         for (rawKey, value) in dictionary.entries {
-            guard let key = rawKey as? String else { throw StatusError(-50) }
+            guard let key = rawKey as? String else { throw StatusError(errSecParam) }
             switch key {
-            case "musr", "nleg", "persistref": continue
+            case AttributeName.multiUser, "nleg", AttributeName.persistentReference: continue
             case "v_Data":
-                guard let data = ValueConversion.data(value) else { throw StatusError(-50) }
+                guard let data = ValueConversion.data(value) else { throw StatusError(errSecParam) }
                 secret = data
                 continue
-            case "ggrp", "clip", "rowid", "v_pk", "data": throw StatusError(-50)
-            case "accc":
-                guard let control = value as? SecAccessControl else { throw StatusError(-50) }
+            case AttributeName.sharingGroup, "clip", "rowid", "v_pk", "data": throw StatusError(errSecParam)
+            case AttributeName.accessControl:
+                guard let control = value as? SecAccessControl else { throw StatusError(errSecParam) }
                 accessControl = control
                 continue
-            case "sync":
+            case AttributeName.synchronizable:
                 if (value as? String) == "syna" { continue }
             default: break
             }
             guard let kind = attributeKind(key, in: requestClass) else {
-                if case .table(.internetPassword) = requestClass, entitledInternetFields.contains(key) { throw StatusError(-34018) }
-                throw StatusError(-25303)
+                if case .table(.internetPassword) = requestClass, entitledInternetFields.contains(key) { throw StatusError(errSecMissingEntitlement) }
+                throw StatusError(errSecNoSuchAttr)
             }
             do {
                 attributes[key] = try AttributeValue.coerce(ValueConversion.input(value), to: kind)
@@ -299,9 +303,9 @@ enum QueryParser {
             }
         }
         if let accessControl {
-            if attributes["pdmn"] != nil { throw StatusError(-50) }
-            if attributes["sync"]?.integerValue == 1 { throw StatusError(-50) }
-            attributes["pdmn"] = .string(accessControl.protection)
+            if attributes[AttributeName.accessible] != nil { throw StatusError(errSecParam) }
+            if attributes[AttributeName.synchronizable]?.integerValue == 1 { throw StatusError(errSecParam) }
+            attributes[AttributeName.accessible] = .string(accessControl.protection)
         }
         return (attributes, secret, accessControl)
     }

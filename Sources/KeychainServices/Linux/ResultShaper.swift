@@ -7,7 +7,7 @@ import KeychainStore
 /// `kSecReturn*` and `kSecMatchLimit` ask.
 enum ResultShaper {
     /// Attributes CopyMatching never returns.
-    private static let hiddenFromSearch: Set<String> = ["UUID", "persistref", "accc"]
+    private static let hiddenFromSearch: Set<String> = [AttributeName.uuid, AttributeName.persistentReference, AttributeName.accessControl]
 
     /// The value for one item, or nil when there is none to give (data asked for alone on an
     /// item without data; a reference asked for alone on a password).
@@ -43,10 +43,10 @@ enum ResultShaper {
         }
         // The stored access control, or (as Apple synthesises for every item) one that carries
         // only the protection.
-        if let stored = item.attributes["accc"]?.dataValue, let control = SecAccessControl.decoded(stored) {
-            dictionary["accc"] = control
-        } else if let pdmn = item.attributes["pdmn"]?.stringValue {
-            dictionary["accc"] = SecAccessControl(protection: pdmn, flags: [])
+        if let stored = item.attributes[AttributeName.accessControl]?.dataValue, let control = SecAccessControl.decoded(stored) {
+            dictionary[AttributeName.accessControl] = control
+        } else if let pdmn = item.attributes[AttributeName.accessible]?.stringValue {
+            dictionary[AttributeName.accessControl] = SecAccessControl(protection: pdmn, flags: [])
         }
         return dictionary
     }
@@ -59,7 +59,7 @@ enum ResultShaper {
         for (name, value) in item.attributes where schema.attribute(name)?.isReturned ?? false {
             dictionary[name as NSString] = ValueConversion.object(value)
         }
-        if let control = query.accessControl { dictionary["accc"] = control }
+        if let control = query.accessControl { dictionary[AttributeName.accessControl] = control }
         return dictionary
     }
 

@@ -32,15 +32,15 @@ final class ItemAuthentication: @unchecked Sendable {
 
     private func authorize(_ accessControl: Data?) throws(KeychainStoreError) -> AuthorizationOutcome {
         guard let control = accessControl.flatMap(SecAccessControl.decoded) else {
-            throw KeychainStoreError(status: -26275, reason: "an item's access control is damaged")
+            throw KeychainStoreError(status: errSecDecode, reason: "an item's access control is damaged")
         }
         let skip = mode == "u_AuthUIS"
         switch PresenceRequirement(control, biometryAvailable: Self.biometryAvailable) {
         case .none:
-            throw KeychainStoreError(status: -26275, reason: "an item is sealed for authentication its access control does not ask for")
+            throw KeychainStoreError(status: errSecDecode, reason: "an item is sealed for authentication its access control does not ask for")
         case .unsatisfiable:
             if skip { return .skip }
-            throw KeychainStoreError(status: -25293, reason: "the item's access control asks for biometry or a companion device, which this machine does not have")
+            throw KeychainStoreError(status: errSecAuthFailed, reason: "the item's access control asks for biometry or a companion device, which this machine does not have")
         case .password(let biometric):
             if let proved { return .credential(proved) }
             do {

@@ -8,16 +8,16 @@ import KeychainStore
 enum SecItemImplementation {
     static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
         run {
-            if containsAny(dictionary, entitledOnAdd) { throw StatusError(-34018) }
+            if containsAny(dictionary, entitledOnAdd) { throw StatusError(errSecMissingEntitlement) }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             let query = try QueryParser.parse(dictionary, for: .add)
-            if query.isAuthenticationSkip { throw StatusError(-50) }
-            if let reference = query.persistentReference, reference.identity == nil { throw StatusError(-50) }
+            if query.isAuthenticationSkip { throw StatusError(errSecParam) }
+            if let reference = query.persistentReference, reference.identity == nil { throw StatusError(errSecParam) }
             // Matches Security: a search key or kSecUseItemList makes SecItemAdd return success
             // without storing anything (its add routine returns a bool as a status).
             if !query.matchKeys.isEmpty || query.limit != nil || query.useItemList { return }
-            guard case .table(let itemClass) = query.requestClass else { throw StatusError(-50) }
+            guard case .table(let itemClass) = query.requestClass else { throw StatusError(errSecParam) }
             try checkAuthenticationContext(query)
             let item = try context.file.add(itemClass, attributes: query.attributes, secret: query.valueData,
                                              identity: context.identity,
@@ -35,16 +35,16 @@ enum SecItemImplementation {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             let query = try QueryParser.parse(dictionary, for: .copyMatching)
-            if query.useItemList { throw StatusError(-50) }
+            if query.useItemList { throw StatusError(errSecParam) }
             if let reference = query.persistentReference {
                 // A persistent reference names one item: no other attribute may narrow it.
-                if !query.attributes.isEmpty || query.anySynchronizable { throw StatusError(-50) }
-                if reference.identity == nil { throw StatusError(-25300) }
+                if !query.attributes.isEmpty || query.anySynchronizable { throw StatusError(errSecParam) }
+                if reference.identity == nil { throw StatusError(errSecItemNotFound) }
             }
             try checkSearchKeys(query)
             let limit = query.limit ?? .count(1)
-            if limit == .count(0) { throw StatusError(-25300) }
-            guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
+            if limit == .count(0) { throw StatusError(errSecItemNotFound) }
+            guard case .table(let itemClass) = query.requestClass else { throw StatusError(errSecItemNotFound) }
             let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
             try checkAuthenticationContext(query)
             var items = try context.file.find(query.itemQuery(itemClass), identity: context.identity,
@@ -52,10 +52,10 @@ enum SecItemImplementation {
                                               includeSecrets: query.returnData,
                                               authorize: ItemAuthentication(query: query, file: context.file).authorizer)
             if let host {
-                items = items.filter { hostMatches($0.attributes["srvr"], host) }
+                items = items.filter { hostMatches($0.attributes[AttributeName.server], host) }
                 if let maximum = limit.maximum { items = Array(items.prefix(maximum)) }
             }
-            guard !items.isEmpty else { throw StatusError(-25300) }
+            guard !items.isEmpty else { throw StatusError(errSecItemNotFound) }
             if let result {
                 let value = ResultShaper.searchResult(items, query: query)
                 if !(limit.isOne && !query.returnsAnything) { result.pointee = value }
@@ -66,7 +66,7 @@ enum SecItemImplementation {
     static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
         run {
             if containsAny(dictionary, entitledInUpdateQuery) || containsAny(changes, entitledInUpdateChanges) {
-                throw StatusError(-34018)
+                throw StatusError(errSecMissingEntitlement)
             }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
@@ -74,21 +74,21 @@ enum SecItemImplementation {
             let query = try QueryParser.parse(dictionary, for: .update)
             // On iOS, return keys set to true in an update's query are errSecParam.
             if query.returnsAnything || !query.matchKeys.isEmpty || query.limit != nil || query.useItemList
-                || query.isAuthenticationSkip { throw StatusError(-50) }
+                || query.isAuthenticationSkip { throw StatusError(errSecParam) }
             if let reference = query.persistentReference, reference.identity == nil {
-                if !query.attributes.isEmpty { throw StatusError(-50) }
-                throw StatusError(-25300)
+                if !query.attributes.isEmpty { throw StatusError(errSecParam) }
+                throw StatusError(errSecItemNotFound)
             }
             let parsedChanges = try QueryParser.parseChanges(changes, for: query.requestClass)
             try checkAuthenticationContext(query)
-            guard case .table(let itemClass) = query.requestClass else { throw StatusError(-25300) }
+            guard case .table(let itemClass) = query.requestClass else { throw StatusError(errSecItemNotFound) }
             // A new access control replaces the old; a new accessibility alone drops it, as on
             // Apple, where the item then keeps only a protection class and no access control.
             let accessControl: AccessControlChange
             if let control = parsedChanges.accessControl {
                 accessControl = .set(try storableAccessControl(control))
             } else {
-                accessControl = parsedChanges.attributes["pdmn"] != nil ? .remove : .keep
+                accessControl = parsedChanges.attributes[AttributeName.accessible] != nil ? .remove : .keep
             }
             try context.file.update(query.itemQuery(itemClass), changes: parsedChanges.attributes,
                                     secret: parsedChanges.secret, identity: context.identity,
@@ -107,12 +107,12 @@ enum SecItemImplementation {
             // kSecMatchLimitAll included; macOS's accepts kSecMatchLimitAll, and code written for
             // macOS (wrapper libraries on every non-iOS platform) sends it, so it is taken to mean
             // what delete does anyway. Any other limit would promise fewer deletions than happen.
-            if !query.matchKeys.isEmpty || query.isAuthenticationSkip { throw StatusError(-50) }
-            if query.limit != nil && !limitIsNamedAll(dictionary) { throw StatusError(-50) }
+            if !query.matchKeys.isEmpty || query.isAuthenticationSkip { throw StatusError(errSecParam) }
+            if query.limit != nil && !limitIsNamedAll(dictionary) { throw StatusError(errSecParam) }
             try checkAuthenticationContext(query)
             if let reference = query.persistentReference, reference.identity == nil {
-                if !query.attributes.isEmpty { throw StatusError(-50) }
-                throw StatusError(-25300)
+                if !query.attributes.isEmpty { throw StatusError(errSecParam) }
+                throw StatusError(errSecItemNotFound)
             }
             switch query.requestClass {
             case .table(let itemClass):
@@ -121,7 +121,7 @@ enum SecItemImplementation {
             case .identity:
                 // An identity is a certificate and its private key; with neither stored as a pair
                 // there is never one to delete.
-                throw StatusError(-25300)
+                throw StatusError(errSecItemNotFound)
             }
         }
     }
@@ -137,9 +137,9 @@ enum SecItemImplementation {
     /// which Apple reports as errSecAuthFailed; an application password is not supported yet,
     /// and storing the item without it would silently weaken what the caller asked for.
     private static func storableAccessControl(_ control: SecAccessControl) throws(StatusError) -> ItemAccessControl {
-        if control.flags.contains(.applicationPassword) { throw StatusError(-4) }
+        if control.flags.contains(.applicationPassword) { throw StatusError(errSecUnimplemented) }
         if PresenceRequirement(control, biometryAvailable: ItemAuthentication.biometryAvailable) == .unsatisfiable {
-            throw StatusError(-25293)
+            throw StatusError(errSecAuthFailed)
         }
         return control.itemAccessControl
     }
@@ -151,7 +151,7 @@ enum SecItemImplementation {
     /// proves nothing.
     private static func checkAuthenticationContext(_ query: ParsedQuery) throws(StatusError) {
         guard let context = query.authenticationContext, !query.authenticationContextIsCredentialReference else { return }
-        if !(context is LAContext) { throw StatusError(-25293) }
+        if !(context is LAContext) { throw StatusError(errSecAuthFailed) }
     }
 
     /// Search keys that only make sense for some classes (issuers and policies for certificates
@@ -161,20 +161,20 @@ enum SecItemImplementation {
         for (key, value) in query.matchKeys {
             switch key {
             case "m_Issuers":
-                if !certificateLike { throw StatusError(-4) }
+                if !certificateLike { throw StatusError(errSecUnimplemented) }
             case "m_Policy":
                 // Security reads the value as a policy while parsing, before it looks at the
                 // class; this platform has no policy objects, so no value can be one.
-                throw StatusError(-50)
+                throw StatusError(errSecParam)
             case "m_HostOrSubdomainOfHost":
-                guard query.requestClass == .table(.internetPassword) else { throw StatusError(-4) }
-                guard value is String else { throw StatusError(-50) }
+                guard query.requestClass == .table(.internetPassword) else { throw StatusError(errSecUnimplemented) }
+                guard value is String else { throw StatusError(errSecParam) }
             case "m_ValidOnDate":
-                guard value is Date || value is NSNull else { throw StatusError(-50) }
+                guard value is Date || value is NSNull else { throw StatusError(errSecParam) }
             case "m_TrustedOnly":
-                guard ValueConversion.boolean(value) != nil else { throw StatusError(-50) }
+                guard ValueConversion.boolean(value) != nil else { throw StatusError(errSecParam) }
             case "m_EmailAddressIfPresent":
-                guard value is String else { throw StatusError(-50) }
+                guard value is String else { throw StatusError(errSecParam) }
             default:
                 break // case-insensitive, item list, subject searches: accepted and ignored, as on Apple
             }
@@ -198,7 +198,7 @@ enum SecItemImplementation {
     /// Security refuses every call from a caller that holds no access group, before it reads
     /// the dictionary (`errSecMissingEntitlement`).
     private static func requireAccessGroups(_ identity: ClientIdentity) throws(StatusError) {
-        if identity.accessGroups.isEmpty && !identity.seesAllGroups { throw StatusError(-34018) }
+        if identity.accessGroups.isEmpty && !identity.seesAllGroups { throw StatusError(errSecMissingEntitlement) }
     }
 
     /// Update and delete check an explicit `kSecAttrAccessGroup` against the groups the caller
@@ -207,9 +207,9 @@ enum SecItemImplementation {
     /// would match nothing. The token group is never writable.
     private static func checkExplicitWriteGroup(_ dictionary: NSDictionary, _ identity: ClientIdentity) throws(StatusError) {
         // One lookup: iterating the dictionary would convert every value (the secret too).
-        guard let value = dictionary.object(forKey: "agrp") else { return }
+        guard let value = dictionary.object(forKey: AttributeName.accessGroup) else { return }
         guard let group = value as? String, group != "com.apple.token",
-              identity.seesAllGroups || identity.accessGroups.contains(group) else { throw StatusError(-34018) }
+              identity.seesAllGroups || identity.accessGroups.contains(group) else { throw StatusError(errSecMissingEntitlement) }
     }
 
     /// `kSecMatchHostOrSubdomainOfHost`: the server is the host or ends with "." + host.
@@ -222,7 +222,7 @@ enum SecItemImplementation {
     private static func run(_ body: () throws -> Void) -> OSStatus {
         do {
             try body()
-            return 0
+            return errSecSuccess
         } catch {
             return status(for: error)
         }
@@ -233,7 +233,7 @@ enum SecItemImplementation {
         switch error {
         case let error as StatusError: return error.status
         case let error as KeychainStoreError: return error.status
-        default: return -26276
+        default: return errSecInternal
         }
     }
 }

@@ -24,8 +24,10 @@ package struct ItemQuery: Sendable {
     /// `kSecAttrSynchronizableAny` or a persistent reference; `tomb = 0` unless it names `tomb`.
     var effectiveFilters: [String: AttributeValue] {
         var filters = self.filters
-        if filters["sync"] == nil && !anySynchronizable && persistentReference == nil { filters["sync"] = .integer(0) }
-        if filters["tomb"] == nil { filters["tomb"] = .integer(0) }
+        if filters[AttributeName.synchronizable] == nil && !anySynchronizable && persistentReference == nil {
+            filters[AttributeName.synchronizable] = .integer(0)
+        }
+        if filters[AttributeName.tombstone] == nil { filters[AttributeName.tombstone] = .integer(0) }
         return filters
     }
 }

@@ -146,8 +146,8 @@ final class SQLiteConnection {
         case SQLITE_FULL: return .notAvailable("the disk is full: " + reason)
         case SQLITE_NOMEM: return .allocate(reason)
         case SQLITE_CORRUPT, SQLITE_NOTADB: return .decode(reason)
-        case SQLITE_MISMATCH: return .init(status: -25303, reason: reason)
-        case SQLITE_INTERNAL: return .init(status: -2070, reason: reason)
+        case SQLITE_MISMATCH: return .init(status: SecStatus.noSuchAttr, reason: reason)
+        case SQLITE_INTERNAL: return .init(status: SecStatus.internalComponent, reason: reason)
         case SQLITE_BUSY, SQLITE_LOCKED:
             return .notAvailable("the keychain stayed busy (another process held it past the timeout): " + reason)
         default: return .notAvailable(reason)

@@ -114,12 +114,12 @@ struct ItemTable {
     }
 
     /// Attributes most items do not have.
-    static let usuallyAbsent: Set<String> = ["vwht", "tkid", "ggrp", "labl"]
+    static let usuallyAbsent: Set<String> = ["vwht", "tkid", AttributeName.sharingGroup, AttributeName.label]
 
     /// The one attribute, besides the pair, that lookups name on its own often enough to index.
     var singleIndexed: String {
         switch itemClass {
-        case .genericPassword, .internetPassword: return "acct"
+        case .genericPassword, .internetPassword: return AttributeName.account
         case .key: return "klbl"
         case .certificate: return "slnr"
         }
@@ -129,7 +129,7 @@ struct ItemTable {
     /// Schema 1 had one per primary-key attribute, the label and the access group; schema 2
     /// replaced some with partial ones and added the pair's.
     var olderIndexesToDrop: [String] {
-        let perAttribute = (["agrp", "labl"] + schema.primaryKey).filter { $0 != singleIndexed }
+        let perAttribute = ([AttributeName.accessGroup, AttributeName.label] + schema.primaryKey).filter { $0 != singleIndexed }
         return perAttribute.map { "\(name)_\($0)" } + ["\(name)_\(lookupPair.0)_\(lookupPair.1)"]
     }
 
@@ -146,8 +146,8 @@ struct ItemTable {
     /// The two attributes most lookups name together.
     var lookupPair: (String, String) {
         switch itemClass {
-        case .genericPassword: return ("svce", "acct")
-        case .internetPassword: return ("srvr", "acct")
+        case .genericPassword: return (AttributeName.service, AttributeName.account)
+        case .internetPassword: return (AttributeName.server, AttributeName.account)
         case .key: return ("atag", "kcls")
         case .certificate: return ("issr", "slnr")
         }

@@ -27,11 +27,11 @@ extension KeychainFile {
                 // their secret is sealed to this keychain's password.
                 found = try find(ItemQuery(itemClass: itemClass, anySynchronizable: true), identity: .administrator(),
                                  limit: nil, includeSecrets: true, authorize: { _ in .skip })
-            } catch where error.status == -25300 {
+            } catch where error.status == SecStatus.itemNotFound {
                 continue
             }
             items += found.filter { item in
-                guard let protection = item.attributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else { return false }
+                guard let protection = item.attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else { return false }
                 return !protection.isThisDeviceOnly
             }
         }
@@ -138,7 +138,7 @@ extension KeychainFile.State {
     /// Returns whether anything changed.
     func merge(_ item: StoredItem) throws(KeychainStoreError) -> Bool {
         let table = ItemTable(item.itemClass)
-        guard let protection = item.attributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(pdmn:)),
+        guard let protection = item.attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:)),
               !protection.isThisDeviceOnly else { return false }
         let key = primaryKeyIndex(table, item.attributes)
         if let (rowid, isTombstone, localReference) = try row(withPrimaryKey: key, in: table) {
@@ -165,10 +165,10 @@ extension KeychainFile.State {
 extension KeychainFile {
     /// Security's merge rule: the later `mdat` wins; on equal dates, the smaller `sha1`.
     static func incomingWins(_ incoming: [String: AttributeValue], over local: [String: AttributeValue]) -> Bool {
-        guard case .date(let new)? = incoming["mdat"] else { return false }
-        guard case .date(let old)? = local["mdat"] else { return true }
+        guard case .date(let new)? = incoming[AttributeName.modificationDate] else { return false }
+        guard case .date(let old)? = local[AttributeName.modificationDate] else { return true }
         if new != old { return new > old }
-        guard case .data(let a)? = incoming["sha1"], case .data(let b)? = local["sha1"] else { return false }
+        guard case .data(let a)? = incoming[AttributeName.sha1], case .data(let b)? = local[AttributeName.sha1] else { return false }
         return a.lexicographicallyPrecedes(b)
     }
 }

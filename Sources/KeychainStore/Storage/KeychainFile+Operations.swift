@@ -20,34 +20,34 @@ extension KeychainFile {
                     identity: ClientIdentity, accessControl: ItemAccessControl? = nil) throws(KeychainStoreError) -> StoredItem {
         let table = ItemTable(itemClass)
         var item = attributes
-        item["persistref"] = nil
-        item["musr"] = .data(Data())
-        item["UUID"] = nil
-        item["accc"] = accessControl.map { .data($0.encoded) }
+        item[AttributeName.persistentReference] = nil
+        item[AttributeName.multiUser] = .data(Data())
+        item[AttributeName.uuid] = nil
+        item[AttributeName.accessControl] = accessControl.map { .data($0.encoded) }
 
-        let group = item["agrp"]?.stringValue ?? identity.defaultGroup
+        let group = item[AttributeName.accessGroup]?.stringValue ?? identity.defaultGroup
         guard identity.canWrite(group) else { throw .missingEntitlement(group: group) }
-        item["agrp"] = .string(group)
+        item[AttributeName.accessGroup] = .string(group)
 
-        if let pdmn = item["pdmn"] {
+        if let pdmn = item[AttributeName.accessible] {
             guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
                 throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
             }
-            item["pdmn"] = .string(protection.pdmn)
+            item[AttributeName.accessible] = .string(protection.pdmn)
         } else {
-            item["pdmn"] = .string(KeychainFile.defaultProtection(itemClass, group: group).pdmn)
+            item[AttributeName.accessible] = .string(KeychainFile.defaultProtection(itemClass, group: group).pdmn)
         }
-        for flag in ["sync", "tomb"] {
+        for flag in [AttributeName.synchronizable, AttributeName.tombstone] {
             item[flag] = .integer((item[flag]?.integerValue ?? 0) == 0 ? 0 : 1)
         }
         for attribute in table.schema.attributes where attribute.hasDefault && item[attribute.name] == nil {
             item[attribute.name] = attribute.defaultValue
         }
         let now = referenceNow()
-        item["cdat"] = .date(now)
-        item["mdat"] = .date(now)
-        item["sha1"] = itemDigest(item, schema: table.schema)
-        let protection = ProtectionClass(pdmn: item["pdmn"]!.stringValue!)!
+        item[AttributeName.creationDate] = .date(now)
+        item[AttributeName.modificationDate] = .date(now)
+        item[AttributeName.sha1] = itemDigest(item, schema: table.schema)
+        let protection = ProtectionClass(pdmn: item[AttributeName.accessible]!.stringValue!)!
 
         return try withState { state throws(KeychainStoreError) -> StoredItem in
             if protection == .whenPasscodeSetThisDeviceOnly && !state.keybag.hasPassword {
@@ -137,20 +137,21 @@ extension KeychainFile {
                        identity: ClientIdentity, tombstones: Bool? = nil, accessControl: AccessControlChange = .keep,
                        authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> Int {
         var changes = changes
-        for ignored in ["musr", "mdat", "persistref", "UUID", "sha1", "accc"] { changes[ignored] = nil }
-        if let group = changes["agrp"] {
+        for ignored in [AttributeName.multiUser, AttributeName.modificationDate, AttributeName.persistentReference,
+                        AttributeName.uuid, AttributeName.sha1, AttributeName.accessControl] { changes[ignored] = nil }
+        if let group = changes[AttributeName.accessGroup] {
             guard let name = group.stringValue, identity.canWrite(name) else { throw .missingEntitlement(group: group.stringValue ?? "?") }
         }
-        if let pdmn = changes["pdmn"] {
+        if let pdmn = changes[AttributeName.accessible] {
             guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
                 throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
             }
-            changes["pdmn"] = .string(protection.pdmn)
+            changes[AttributeName.accessible] = .string(protection.pdmn)
         }
-        for flag in ["sync", "tomb"] where changes[flag] != nil {
+        for flag in [AttributeName.synchronizable, AttributeName.tombstone] where changes[flag] != nil {
             changes[flag] = .integer(changes[flag]?.integerValue == 0 ? 0 : 1)
         }
-        if let group = query.filters["agrp"]?.stringValue, !identity.canWrite(group) {
+        if let group = query.filters[AttributeName.accessGroup]?.stringValue, !identity.canWrite(group) {
             throw .missingEntitlement(group: group)
         }
         let table = ItemTable(query.itemClass)
@@ -165,8 +166,8 @@ extension KeychainFile {
                         return nil  // nothing written yet
                     }
                     for var row in rows {
-                        guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
-                            throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
+                        guard identity.canWrite(row.attributes[AttributeName.accessGroup]?.stringValue ?? "") else {
+                            throw .missingEntitlement(group: row.attributes[AttributeName.accessGroup]?.stringValue ?? "?")
                         }
                         if row.needsAuthentication { row.credential = credentials[row.persistentReference] }
                         try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones,
@@ -202,7 +203,7 @@ extension KeychainFile {
     ///   leaves a tombstone for every deleted item, false for none (nil: synchronizable items only).
     @discardableResult
     package func delete(_ query: ItemQuery, identity: ClientIdentity, tombstones: Bool? = nil) throws(KeychainStoreError) -> Int {
-        if let group = query.filters["agrp"]?.stringValue, !identity.canWrite(group) {
+        if let group = query.filters[AttributeName.accessGroup]?.stringValue, !identity.canWrite(group) {
             throw .missingEntitlement(group: group)
         }
         let table = ItemTable(query.itemClass)
@@ -212,11 +213,11 @@ extension KeychainFile {
                 let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
                 guard !rows.isEmpty else { throw .itemNotFound }
                 for row in rows {
-                    guard identity.canWrite(row.attributes["agrp"]?.stringValue ?? "") else {
-                        throw .missingEntitlement(group: row.attributes["agrp"]?.stringValue ?? "?")
+                    guard identity.canWrite(row.attributes[AttributeName.accessGroup]?.stringValue ?? "") else {
+                        throw .missingEntitlement(group: row.attributes[AttributeName.accessGroup]?.stringValue ?? "?")
                     }
-                    let isTombstone = row.attributes["tomb"]?.integerValue == 1
-                    if tombstones ?? (row.attributes["sync"]?.integerValue == 1 && !isTombstone) {
+                    let isTombstone = row.attributes[AttributeName.tombstone]?.integerValue == 1
+                    if tombstones ?? (row.attributes[AttributeName.synchronizable]?.integerValue == 1 && !isTombstone) {
                         let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
                         try state.writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
                                            attributes: tombstone, sealedSecret: nil, previous: row.attributes)
@@ -236,10 +237,10 @@ extension KeychainFile {
     /// item, with a new modification date and no secret.
     static func tombstone(of attributes: [String: AttributeValue], schema: ItemSchema) -> [String: AttributeValue] {
         var tombstone: [String: AttributeValue] = [:]
-        for name in schema.primaryKey + ["pdmn", "cdat"] { tombstone[name] = attributes[name] }
-        tombstone["tomb"] = .integer(1)
-        tombstone["mdat"] = .date(laterThan(attributes["mdat"]))
-        tombstone["sha1"] = itemDigest(tombstone, schema: schema)
+        for name in schema.primaryKey + [AttributeName.accessible, AttributeName.creationDate] { tombstone[name] = attributes[name] }
+        tombstone[AttributeName.tombstone] = .integer(1)
+        tombstone[AttributeName.modificationDate] = .date(laterThan(attributes[AttributeName.modificationDate]))
+        tombstone[AttributeName.sha1] = itemDigest(tombstone, schema: schema)
         return tombstone
     }
 }
@@ -261,15 +262,15 @@ extension KeychainFile.State {
         case .keep:
             presenceSealed = row.needsAuthentication
         case .remove:
-            attributes["accc"] = nil
+            attributes[AttributeName.accessControl] = nil
             presenceSealed = false
         case .set(let control):
-            attributes["accc"] = .data(control.encoded)
+            attributes[AttributeName.accessControl] = .data(control.encoded)
             presenceSealed = control.requiresAuthentication
         }
-        attributes["mdat"] = .date(laterThan(row.attributes["mdat"]))
-        attributes["sha1"] = itemDigest(attributes, schema: table.schema)
-        let newProtection = ProtectionClass(pdmn: attributes["pdmn"]?.stringValue ?? "") ?? row.protection
+        attributes[AttributeName.modificationDate] = .date(laterThan(row.attributes[AttributeName.modificationDate]))
+        attributes[AttributeName.sha1] = itemDigest(attributes, schema: table.schema)
+        let newProtection = ProtectionClass(pdmn: attributes[AttributeName.accessible]?.stringValue ?? "") ?? row.protection
         if newProtection == .whenPasscodeSetThisDeviceOnly && newProtection != row.protection && !keybag.hasPassword {
             throw .notAvailable("items that require a passcode cannot be stored in a keychain without a password")
         }
@@ -290,8 +291,8 @@ extension KeychainFile.State {
         // A synchronizable item that moves leaves a tombstone for its old key, with a new
         // identity (unless kSecUseTombstones is false). It is written after the item has left
         // that key, since the key is unique.
-        if keyChanges && (tombstones ?? true) && row.attributes["sync"]?.integerValue == 1
-            && row.attributes["tomb"]?.integerValue != 1 {
+        if keyChanges && (tombstones ?? true) && row.attributes[AttributeName.synchronizable]?.integerValue == 1
+            && row.attributes[AttributeName.tombstone]?.integerValue != 1 {
             let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
             let (rowid, reference) = try newRow(table)
             try writeRow(table, .new(rowid), persistentReference: reference, attributes: tombstone, sealedSecret: nil)

@@ -16,7 +16,7 @@ extension KeychainFile {
                 continue
             }
             guard let authorize else { throw .interactionNotAllowed }
-            switch try authorize(row.attributes["accc"]?.dataValue) {
+            switch try authorize(row.attributes[AttributeName.accessControl]?.dataValue) {
             case .skip:
                 skipped += 1
             case .credential(let credential):

@@ -42,16 +42,16 @@ extension KeychainFile.State {
         for (name, value) in query.effectiveFilters.sorted(by: { $0.key < $1.key }) {
             guard let attribute = schema.attribute(name) else { throw .noSuchAttribute(name) }
             switch name {
-            case "agrp":
+            case AttributeName.accessGroup:
                 guard let group = value.stringValue, identity.canRead(group) else {
                     throw .missingEntitlement(group: value.stringValue ?? "?")
                 }
                 conditions.append("agrp = ?")
                 arguments.append(.blob(groupIndex(group)))
-            case "pdmn":
+            case AttributeName.accessible:
                 conditions.append("keyclass = ?")
                 arguments.append(.integer(Int64(value.stringValue.flatMap(ProtectionClass.init(pdmn:))?.rawValue ?? -1)))
-            case "sync", "tomb":
+            case AttributeName.synchronizable, AttributeName.tombstone:
                 let flag = value.integerValue.map { $0 != 0 ? Int64(1) : 0 }
                 conditions.append("\(name) = ?")
                 arguments.append(.integer(flag ?? -1))
@@ -87,7 +87,7 @@ extension KeychainFile.State {
             conditions.append("i_\(table.lookupPair.1) = ?")
             arguments.append(.blob(pairSecond))
         }
-        if query.filters["agrp"] == nil && !identity.seesAllGroups {
+        if query.filters[AttributeName.accessGroup] == nil && !identity.seesAllGroups {
             conditions.append("agrp IN (\(identity.accessGroups.map { _ in "?" }.joined(separator: ", ")))")
             arguments += identity.accessGroups.map { .blob(groupIndex($0)) }
         }
@@ -125,14 +125,14 @@ extension KeychainFile.State {
                 continue
             }
             // The columns are only indexes; the sealed attributes are the truth.
-            guard let group = attributes["agrp"]?.stringValue, identity.canRead(group) else { continue }
+            guard let group = attributes[AttributeName.accessGroup]?.stringValue, identity.canRead(group) else { continue }
             guard indexedFilters.allSatisfy({ Self.matches(attributes, $0) }) else { damaged += 1; continue }
             guard postFilters.allSatisfy({ Self.matches(attributes, $0) }) else { continue }
             let sealedSecret = statement.blob(4)
             // A secret that is not the one written with these attributes (an older one put back)
             // is damage, never an answer.
             if let binding, !binding.matches(sealedSecret) { damaged += 1; continue }
-            if openSecrets && sealedSecret == nil && attributes["tomb"]?.integerValue != 1 {
+            if openSecrets && sealedSecret == nil && attributes[AttributeName.tombstone]?.integerValue != 1 {
                 // Every live item has a sealed secret (even "no data" is sealed); its absence is damage.
                 damaged += 1
                 continue
@@ -181,14 +181,14 @@ extension KeychainFile.State {
 
     /// The blind index of an access group (remembered).
     func groupIndex(_ group: String) -> Data {
-        rememberedIndex("agrp", matchBytes: AttributeValue.string(group).matchBytes(for: .string))
+        rememberedIndex(AttributeName.accessGroup, matchBytes: AttributeValue.string(group).matchBytes(for: .string))
     }
 
     /// Whether the decrypted attributes hold `filter`'s value (sync and tomb as 0/1 flags).
     static func matches(_ attributes: [String: AttributeValue], _ filter: (String, AttributeValue, AttributeKind)) -> Bool {
         let (name, value, kind) = filter
         guard let stored = attributes[name] else { return false }
-        if name == "sync" || name == "tomb" {
+        if name == AttributeName.synchronizable || name == AttributeName.tombstone {
             return AttributeValue.integer((stored.integerValue ?? 0) != 0 ? 1 : 0) == value
         }
         return stored.matchBytes(for: kind) == value.matchBytes(for: kind)
@@ -215,7 +215,7 @@ extension KeychainFile.State {
     func writeRow(_ table: ItemTable, _ slot: RowSlot, persistentReference: Data,
                   attributes: [String: AttributeValue], sealedSecret: Data?,
                   primaryKey: Data? = nil, previous: [String: AttributeValue]? = nil) throws(KeychainStoreError) {
-        guard let protection = attributes["pdmn"]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
+        guard let protection = attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
             throw .parameter("invalid accessibility")
         }
         let rowid: Int64?
@@ -260,19 +260,19 @@ extension KeychainFile.State {
             if attributes[table.lookupPair.0] != nil { pairColumns[table.lookupPair.0] = key.subdata(in: start..<start + 16) }
             if attributes[table.lookupPair.1] != nil { pairColumns[table.lookupPair.1] = key.subdata(in: start + 16..<start + 32) }
         }
-        if changed(["agrp"]) {
+        if changed([AttributeName.accessGroup]) {
             // The remembered index of a caller's group, when the group is text (it always is once
             // an add has normalised it).
-            let group = attributes["agrp"] ?? .string("")
+            let group = attributes[AttributeName.accessGroup] ?? .string("")
             if case .string(let name) = group {
                 set("agrp", .blob(groupIndex(name)))
             } else {
-                set("agrp", .blob(index.index("agrp", group, kind: .string)))
+                set("agrp", .blob(index.index(AttributeName.accessGroup, group, kind: .string)))
             }
         }
-        if changed(["pdmn"]) { set("keyclass", .integer(Int64(protection.rawValue))) }
-        if changed(["sync"]) { set("sync", .integer(attributes["sync"]?.integerValue == 0 ? 0 : 1)) }
-        if changed(["tomb"]) { set("tomb", .integer((attributes["tomb"]?.integerValue ?? 0) == 0 ? 0 : 1)) }
+        if changed([AttributeName.accessible]) { set("keyclass", .integer(Int64(protection.rawValue))) }
+        if changed([AttributeName.synchronizable]) { set("sync", .integer(attributes[AttributeName.synchronizable]?.integerValue == 0 ? 0 : 1)) }
+        if changed([AttributeName.tombstone]) { set("tomb", .integer((attributes[AttributeName.tombstone]?.integerValue ?? 0) == 0 ? 0 : 1)) }
         for attribute in table.indexed where changed([attribute.name]) {
             if let value = attributes[attribute.name] {
                 set(attribute.columnName, .blob(pairColumns[attribute.name] ?? index.index(attribute.name, value, kind: attribute.kind)))

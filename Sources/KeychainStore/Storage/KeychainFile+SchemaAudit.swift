@@ -39,7 +39,7 @@ extension KeychainFile {
         }
         guard version > 0, version <= schemaVersion else { return }
         guard let expected = ExpectedSchema.current else {
-            throw .init(status: -2070, reason: "SQLite could not record the keychain's own schema")
+            throw .init(status: SecStatus.internalComponent, reason: "SQLite could not record the keychain's own schema")
         }
         for object in objects {
             if let problem = schemaProblem(object, version: version, expected: expected) {

@@ -105,7 +105,7 @@ public final class KeychainFile: Sendable {
         // to others there would redirect or expose the keychain's writes.
         for suffix in ["-wal", "-shm"] { _ = try SecureFile.checkPrivateFile(path + suffix) }
         let exists = try SecureFile.checkPrivateFile(path)
-        guard exists || create else { throw .init(status: -25294, reason: "no keychain at '\(path)'") }
+        guard exists || create else { throw .init(status: SecStatus.noSuchKeychain, reason: "no keychain at '\(path)'") }
         // The default device key is made only together with a new keychain: for an existing one,
         // a missing key is an error, not a reason to invent a key that cannot open it.
         let key: DeviceKey
@@ -131,7 +131,7 @@ public final class KeychainFile: Sendable {
             let state = State(db: db, keybag: keybag, deviceKey: key)
             state.unlock.lockTimeout = keybag.record.lockTimeout
             return KeychainFile(url: url, state: state)
-        } catch where error.status == -26275 {
+        } catch where error.status == SecStatus.decode {
             // SQLite found the file damaged (CORRUPT, NOTADB) while opening it.
             throw invalidKeychain(path, "is damaged or not a keychain (\(error.reason))")
         }
@@ -142,7 +142,7 @@ public final class KeychainFile: Sendable {
     static let applicationID: Int64 = 0x7377_6B63
 
     static func invalidKeychain(_ path: String, _ problem: String) -> KeychainStoreError {
-        .init(status: -25295, reason: "'\(path)' \(problem)")
+        .init(status: SecStatus.invalidKeychain, reason: "'\(path)' \(problem)")
     }
 
     /// Refuses, before SQLite opens it, a file that cannot be a keychain: empty, not SQLite,
@@ -172,7 +172,7 @@ public final class KeychainFile: Sendable {
     }
 
     static func newerSchema(_ version: Int64) -> KeychainStoreError {
-        .init(status: -25310, reason: "the keychain was written by a newer version (schema \(version)); this version reads up to \(schemaVersion)")
+        .init(status: SecStatus.wrongSecVersion, reason: "the keychain was written by a newer version (schema \(version)); this version reads up to \(schemaVersion)")
     }
 
     private static func configure(_ db: SQLiteConnection) throws(KeychainStoreError) {

@@ -144,7 +144,7 @@ enum SecureFile {
     private static func writeError(_ code: Int32, path: String) -> KeychainStoreError {
         let reason = "cannot write '\(path)': \(String(cString: strerror(code)))"
         switch code {
-        case ENOSPC, EDQUOT, EFBIG: return .init(status: -34, reason: reason)
+        case ENOSPC, EDQUOT, EFBIG: return .init(status: SecStatus.diskFull, reason: reason)
         default: return .io(reason)
         }
     }

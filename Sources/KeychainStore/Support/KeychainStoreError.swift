@@ -15,27 +15,27 @@ public struct KeychainStoreError: Error, Sendable, Hashable, CustomStringConvert
 
     public var description: String { "keychain error \(status): \(reason)" }
 
-    static func parameter(_ reason: String) -> Self { .init(status: -50, reason: reason) }
+    static func parameter(_ reason: String) -> Self { .init(status: SecStatus.param, reason: reason) }
     static func noSuchAttribute(_ name: String) -> Self {
         // Attribute names are public schema names, never user data, so naming one is safe.
-        .init(status: -25303, reason: "the item class has no attribute '\(name)'")
+        .init(status: SecStatus.noSuchAttr, reason: "the item class has no attribute '\(name)'")
     }
-    static let noSuchClass = Self(status: -25306, reason: "unknown item class")
-    static let duplicateItem = Self(status: -25299, reason: "an item with the same primary key already exists")
-    static let itemNotFound = Self(status: -25300, reason: "no item matched the query")
+    static let noSuchClass = Self(status: SecStatus.noSuchClass, reason: "unknown item class")
+    static let duplicateItem = Self(status: SecStatus.duplicateItem, reason: "an item with the same primary key already exists")
+    static let itemNotFound = Self(status: SecStatus.itemNotFound, reason: "no item matched the query")
     static let interactionNotAllowed = Self(
-        status: -25308, reason: "the keychain is locked: the item's protection class is not available")
+        status: SecStatus.interactionNotAllowed, reason: "the keychain is locked: the item's protection class is not available")
     static func missingEntitlement(group: String) -> Self {
         // Access group names are configuration, not secrets; saying which one is missing is the
         // single most useful hint for -34018.
-        .init(status: -34018, reason: "the process does not hold the access group '\(group)'")
+        .init(status: SecStatus.missingEntitlement, reason: "the process does not hold the access group '\(group)'")
     }
-    static func decode(_ reason: String) -> Self { .init(status: -26275, reason: reason) }
-    static func notAvailable(_ reason: String) -> Self { .init(status: -25291, reason: reason) }
-    static func io(_ reason: String) -> Self { .init(status: -36, reason: reason) }
-    static func readOnly(_ reason: String) -> Self { .init(status: -25292, reason: reason) }
-    static func authFailed(_ reason: String) -> Self { .init(status: -25293, reason: reason) }
-    static func allocate(_ reason: String) -> Self { .init(status: -108, reason: reason) }
-    static func unimplemented(_ reason: String) -> Self { .init(status: -4, reason: reason) }
-    static func `internal`(_ reason: String) -> Self { .init(status: -26276, reason: reason) }
+    static func decode(_ reason: String) -> Self { .init(status: SecStatus.decode, reason: reason) }
+    static func notAvailable(_ reason: String) -> Self { .init(status: SecStatus.notAvailable, reason: reason) }
+    static func io(_ reason: String) -> Self { .init(status: SecStatus.io, reason: reason) }
+    static func readOnly(_ reason: String) -> Self { .init(status: SecStatus.readOnly, reason: reason) }
+    static func authFailed(_ reason: String) -> Self { .init(status: SecStatus.authFailed, reason: reason) }
+    static func allocate(_ reason: String) -> Self { .init(status: SecStatus.allocate, reason: reason) }
+    static func unimplemented(_ reason: String) -> Self { .init(status: SecStatus.unimplemented, reason: reason) }
+    static func `internal`(_ reason: String) -> Self { .init(status: SecStatus.`internal`, reason: reason) }
 }
