@@ -160,7 +160,7 @@ def static_doc(row, canonical_static):
 
 
 def static_decl(row, canonical_static):
-    value = f"KeychainError(status: {row['code']})" if row["canonical"] else canonical_static[row["code"]]
+    value = f"KeychainError(status: {row['name']})" if row["canonical"] else canonical_static[row["code"]]
     return doc(static_doc(row, canonical_static), "    ") + f"    public static let {row['wrapper']} = {value}\n"
 
 
@@ -180,8 +180,9 @@ KIT_FILES = {
 
 def statics(rows, sections):
     canonical_static = {r["code"]: member(r["wrapper"]) for r in rows if r["canonical"]}
-    out = [BANNER, "\n// The numbers are Apple's (SecBase.h); the sentences are ours. Each static is checked against\n"
-           "// KeychainServices by KeychainErrorCatalogueTests.\n"]
+    out = [BANNER, "\nimport KeychainServices\n\n"
+           "// Each static names its status by the errSec constant (Apple's number, SecBase.h); the sentences\n"
+           "// are ours. Each static is checked against KeychainServices by KeychainErrorCatalogueTests.\n"]
     for kit, title in sections:
         out.append(f"\n// MARK: - {title}\n\nextension KeychainError {{\n")
         spaced = kit in ("core", "private")
