@@ -63,6 +63,16 @@ let package = Package(
             ],
             swiftSettings: strict + useSystemFrameworks
         ),
+        // The Secret Service's model of collections and items, with no D-Bus in it: the in-memory
+        // `session` collection and the keychain-backed one the daemon serves.
+        .target(
+            name: "KeychainSecretService",
+            dependencies: [
+                "KeychainStore",
+                .target(name: "KeychainServices", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "KeychainKit",
             dependencies: ["KeychainServices", "KeychainAuthentication"],
@@ -104,6 +114,7 @@ let package = Package(
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]

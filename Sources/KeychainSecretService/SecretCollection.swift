@@ -1,0 +1,90 @@
+package import Foundation
+
+/// One item of a Secret Service collection, as the D-Bus layer shows it: everything but the secret.
+package struct SecretItemRecord: Sendable, Equatable {
+    /// A stable name for the item inside its collection, made only of `[A-Za-z0-9_]` so that it can
+    /// be the last element of a D-Bus object path (`…/collection/login/<id>`).
+    package var id: String
+    package var label: String
+    /// The item's attributes exactly as the client gave them (the names and values it searches by).
+    package var attributes: [String: String]
+    /// Seconds since 1970, as the spec's `Created` and `Modified` properties carry them.
+    package var created: UInt64
+    package var modified: UInt64
+
+    package init(id: String, label: String, attributes: [String: String], created: UInt64, modified: UInt64) {
+        self.id = id
+        self.label = label
+        self.attributes = attributes
+        self.created = created
+        self.modified = modified
+    }
+}
+
+/// A secret with the MIME type the client stored it with (`text/plain` when it gave none).
+package struct SecretValue: Sendable, Equatable {
+    package var bytes: Data
+    package var contentType: String
+
+    package init(bytes: Data, contentType: String = "text/plain") {
+        self.bytes = bytes
+        self.contentType = contentType
+    }
+}
+
+/// Why a collection refused a call. The D-Bus layer turns each case into the spec's error name;
+/// none of them carries a secret.
+package enum SecretCollectionError: Error, Sendable, Equatable {
+    /// The collection (or the protection class the item needs) is locked: `IsLocked`.
+    case locked
+    /// No item with that id, or the collection itself is gone: `NoSuchObject`.
+    case noSuchItem
+    /// The request is malformed or too large: `InvalidArgs`, with a message for the client.
+    case invalidArguments(String)
+    /// The keychain answered with a status we do not map more precisely: `Failed`, with the
+    /// status's text (never the item's contents).
+    case failed(String)
+}
+
+/// What a Secret Service collection needs from whatever stores it. The daemon serves one
+/// keychain-backed collection per keychain file and one in-memory collection (the `session` alias);
+/// both conform, and the D-Bus object layer sees only this protocol.
+///
+/// Rules every conformer follows (they are the spec's and what real clients rely on):
+/// - `search` matches exactly: every given pair must be present with exactly that value; an empty
+///   dictionary matches every item.
+/// - `create(replace: true)` replaces only an item whose attribute set equals the given one
+///   exactly (same names, same values, no extra names); otherwise it adds a new item.
+/// - Ids are stable for the item's life and never reused for another item while the process runs.
+package protocol SecretCollection: AnyObject, Sendable {
+    /// Shown as the collection's `Label`.
+    var label: String { get }
+    /// Seconds since 1970.
+    var created: UInt64 { get }
+    var modified: UInt64 { get }
+    /// Whether secrets can be read and items written right now.
+    var isLocked: Bool { get }
+
+    /// Items whose attributes contain every given pair. Works while locked (as gnome-keyring's
+    /// does) unless the store cannot read attributes without its keys, in which case it throws
+    /// `.locked`.
+    func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord]
+    /// Every item (the `Items` property).
+    func allItems() throws(SecretCollectionError) -> [SecretItemRecord]
+    func item(id: String) throws(SecretCollectionError) -> SecretItemRecord
+    func secret(id: String) throws(SecretCollectionError) -> SecretValue
+    /// Adds an item, or replaces the one with exactly these attributes when `replace` is true.
+    /// Returns the item and whether an existing one was replaced.
+    func create(label: String, attributes: [String: String], secret: SecretValue,
+                replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool)
+    func setSecret(id: String, _ secret: SecretValue) throws(SecretCollectionError)
+    func setLabel(id: String, _ label: String) throws(SecretCollectionError)
+    func setAttributes(id: String, _ attributes: [String: String]) throws(SecretCollectionError)
+    func delete(id: String) throws(SecretCollectionError)
+
+    /// Locks the collection (for a keychain: what `keychainctl lock-keychain` does).
+    func lock() throws(SecretCollectionError)
+    /// Unlocks with the keychain password; a wrong password throws `.failed`, a collection with
+    /// no password is already unlocked.
+    func unlock(password: String) throws(SecretCollectionError)
+}
