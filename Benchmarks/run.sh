@@ -36,7 +36,10 @@ if [ "$INSTALL" = 1 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     gnome-keyring libsecret-tools keyutils dbus python3-gi gir1.2-secret-1 python3-venv libsqlite3-dev >/dev/null
   if [ ! -x "$VENV/bin/python" ]; then /usr/bin/python3 -m venv --system-site-packages "$VENV"; fi
-  "$VENV/bin/pip" install -q --disable-pip-version-check keyring keyrings.alt pycryptodome matplotlib
+  # The venv sees the system's packages (PyGObject for GNOME Keyring), so a Debian python3-keyring
+  # would satisfy pip and leave the measured version unnamed: install the peer into the venv itself.
+  "$VENV/bin/pip" install -q --disable-pip-version-check --ignore-installed keyring keyrings.alt
+  "$VENV/bin/pip" install -q --disable-pip-version-check pycryptodome matplotlib
 fi
 PY=$VENV/bin/python
 
@@ -87,14 +90,13 @@ keyctl session - /bin/sh -c "'$BENCH' lock --dir '$WORK/lock' --items 1000 --rea
 rm -rf "$WORK/lock"
 
 cd "$HERE/peers"
-say "process start-up baselines"
-"$PY" peers.py baseline "$RAW/peers-baseline.json" "$SIZES" $QUICK "$WORK/p"
-say "kernel keyring"
-"$PY" peers.py kernel-keyring "$RAW/peers-kernel.json" "$SIZES" $QUICK "$WORK/p"
-say "Python keyring (file backends)"
-"$PY" peers.py python-keyring "$RAW/peers-python.json" "$SIZES" $QUICK "$WORK/p"
-say "GNOME Keyring on a private bus"
-./private_bus.sh "$PY" peers.py gnome-keyring "$RAW/peers-gnome.json" "$SIZES" $QUICK "$WORK/p" 2> >(grep -v "Failed to set fd limit" >&2)
+# A peer that cannot be measured is reported as not run (peers.py writes why); even a peer whose
+# harness dies outright must not cost the figures of the others.
+peer() { local what="$1"; shift; say "$what"; "$@" || say "$what: not run (exit $?)"; }
+peer "process start-up baselines" "$PY" peers.py baseline "$RAW/peers-baseline.json" "$SIZES" $QUICK "$WORK/p"
+peer "kernel keyring" "$PY" peers.py kernel-keyring "$RAW/peers-kernel.json" "$SIZES" $QUICK "$WORK/p"
+peer "Python keyring (file backends)" "$PY" peers.py python-keyring "$RAW/peers-python.json" "$SIZES" $QUICK "$WORK/p"
+peer "GNOME Keyring on a private bus" ./private_bus.sh "$PY" peers.py gnome-keyring "$RAW/peers-gnome.json" "$SIZES" $QUICK "$WORK/p" 2> >(grep -v "Failed to set fd limit" >&2)
 
 echo "{\"total_seconds\": $((SECONDS - START))}" > "$RAW/total.json"
 "$PY" - "$RAW" <<'PYEOF'

@@ -30,6 +30,19 @@ def main():
     quick = quick == "1"
     os.makedirs(workdir, exist_ok=True)
     python = sys.executable
+    try:
+        res = measure(group, sizes, quick, workdir, python)
+    except Exception as error:  # a peer that cannot be measured is reported, never ends the run
+        reason = f"not run: {type(error).__name__}: {error}"[:200]
+        log(f"  {group}: {reason}")
+        res = {group: {"label": f"{group} (not run)", "mode": "in-process", "sizes": {},
+                       "not_run": {str(n): reason for n in sizes}}}
+    with open(out_path, "w") as f:
+        json.dump(res, f, indent=1)
+    log(f"  wrote {out_path}")
+
+
+def measure(group, sizes, quick, workdir, python):
     if group == "gnome-keyring":
         import gnome_keyring
         res = gnome_keyring.bench(sizes, quick, fill_budget_s=60 if quick else 240, python=python)
@@ -47,9 +60,7 @@ def main():
             "versions": versions()}}
     else:
         raise SystemExit(__doc__)
-    with open(out_path, "w") as f:
-        json.dump(res, f, indent=1)
-    log(f"  wrote {out_path}")
+    return res
 
 
 if __name__ == "__main__":

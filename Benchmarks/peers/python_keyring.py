@@ -106,7 +106,9 @@ def bench_cli(sizes, quick, workdir, python):
     out = {"label": "Python keyring (`keyring` CLI, plaintext)", "mode": "cli", "sizes": {}, "not_run": {}}
     data = os.path.join(workdir, "cli-data")
     env = dict(os.environ, PYTHON_KEYRING_BACKEND="keyrings.alt.file.PlaintextKeyring", XDG_DATA_HOME=data)
-    kr_bin = os.path.join(os.path.dirname(python), "keyring")
+    # `python -m keyring` rather than a `keyring` script beside the interpreter: pip installs no
+    # script into a venv that sees the system's copy of the package.
+    kr_cmd = [python, "-m", "keyring"]
     path = os.path.join(data, "python_keyring", "keyring_pass.cfg")
     for n in sorted(sizes):
         prefill("plaintext", path, n)
@@ -116,12 +118,12 @@ def bench_cli(sizes, quick, workdir, python):
         c = {}
 
         def get(a):
-            assert run([kr_bin, "get", SERVICE, a], env=env).stdout.strip()
+            assert run(kr_cmd + ["get", SERVICE, a], env=env).stdout.strip()
 
         c["lookup"] = time_each(get, old)
-        c["update"] = time_each(lambda a: run([kr_bin, "set", SERVICE, a], inp=b"u" * 24 + b"\n", env=env), old)
-        c["add"] = time_each(lambda a: run([kr_bin, "set", SERVICE, a], inp=b"c" * 24 + b"\n", env=env), new)
-        c["delete"] = time_each(lambda a: run([kr_bin, "del", SERVICE, a], env=env), new)
+        c["update"] = time_each(lambda a: run(kr_cmd + ["set", SERVICE, a], inp=b"u" * 24 + b"\n", env=env), old)
+        c["add"] = time_each(lambda a: run(kr_cmd + ["set", SERVICE, a], inp=b"c" * 24 + b"\n", env=env), new)
+        c["delete"] = time_each(lambda a: run(kr_cmd + ["del", SERVICE, a], env=env), new)
         out["sizes"][str(n)] = c
         log(f"  keyring CLI n={n}: get {c['lookup']['median_us']} us")
     return out
