@@ -1,0 +1,287 @@
+import Foundation
+package import KeychainStore
+
+/// A keychain file served as a Secret Service collection: its items of the shared access group,
+/// read and written through the keychain engine, so that `SecItem*`, `keychainctl` and D-Bus
+/// clients see one set of items (the mapping is ``SecretItemShape``).
+///
+/// Items of other access groups are invisible here, and so are items whose access control needs
+/// the user's presence (the daemon cannot prompt for them yet); items are written in the shared
+/// group with the keychain's default protection (readable while unlocked).
+package final class KeychainCollection: SecretCollection {
+    package let file: KeychainFile
+    package let label: String
+    package let created: UInt64
+    /// Only the group every unconfigured process shares: D-Bus clients are not told apart yet.
+    private let identity = ClientIdentity(accessGroups: [ClientIdentity.sharedGroup])
+
+    package init(file: KeychainFile, label: String) {
+        self.file = file
+        self.label = label
+        let attributes = try? FileManager.default.attributesOfItem(atPath: file.url.path)
+        self.created = UInt64(max(0, (attributes?[.creationDate] as? Date ?? attributes?[.modificationDate] as? Date ?? Date())
+            .timeIntervalSince1970))
+    }
+
+    /// The later of the file's and its write-ahead log's modification times.
+    package var modified: UInt64 {
+        let times = [file.url.path, file.url.path + "-wal"].compactMap {
+            (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
+        }
+        return UInt64(max(0, (times.max() ?? Date()).timeIntervalSince1970))
+    }
+
+    package var isLocked: Bool { file.isLocked }
+
+    // MARK: Reading
+
+    package func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord] {
+        var records: [SecretItemRecord] = []
+        var seen: Set<String> = []
+        func consider(_ items: [StoredItem]) {
+            for item in items {
+                let record = Self.record(of: item)
+                guard !seen.contains(record.id), attributes.allSatisfy({ record.attributes[$0.key] == $0.value }) else { continue }
+                seen.insert(record.id)
+                records.append(record)
+            }
+        }
+        // Generic passwords: by service and account when the search names either (every item of
+        // that shape has both), plus the items kept whole, which are one kind; otherwise all.
+        var genericFilters: [String: AttributeValue] = [:]
+        if let service = attributes["service"] { genericFilters[AttributeName.service] = .string(service) }
+        if let account = attributes["username"] { genericFilters[AttributeName.account] = .string(account) }
+        if genericFilters.isEmpty {
+            consider(try find(.genericPassword, [:]))
+        } else {
+            consider(try find(.genericPassword, genericFilters))
+            consider(try find(.genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
+        }
+        // Internet passwords hold only the network schema's attributes.
+        if let filters = Self.internetFilters(attributes) { consider(try find(.internetPassword, filters)) }
+        return records
+    }
+
+    package func allItems() throws(SecretCollectionError) -> [SecretItemRecord] {
+        try search([:])
+    }
+
+    package func item(id: String) throws(SecretCollectionError) -> SecretItemRecord {
+        Self.record(of: try stored(id: id, withSecret: false))
+    }
+
+    package func secret(id: String) throws(SecretCollectionError) -> SecretValue {
+        let item = try stored(id: id, withSecret: true)
+        return SecretValue(bytes: item.secret ?? Data(), contentType: StoredAttributes(item.attributes[AttributeName.generic])?.contentType ?? "text/plain")
+    }
+
+    // MARK: Writing
+
+    package func create(label: String, attributes: [String: String], secret: SecretValue,
+                        replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool) {
+        let shape = SecretItemShape(attributes)
+        var item = shape.keyAttributes
+        item[AttributeName.label] = .string(label)
+        if shape.itemClass == .genericPassword {
+            item[AttributeName.generic] = .data(StoredAttributes(attributes: attributes, contentType: secret.contentType).encoded)
+        }
+        do {
+            let stored = try file.add(shape.itemClass, attributes: item, secret: secret.bytes, identity: identity)
+            return (Self.record(of: stored), false)
+        } catch where error.status == SecStatus.duplicateItem {
+            // The keychain holds one item per primary key (one password per service and account,
+            // as Apple's does), so an item with the same key is replaced whatever `replace` says:
+            // the alternative, refusing, would make such a set impossible to store.
+        } catch {
+            throw Self.translate(error)
+        }
+        let query = ItemQuery(itemClass: shape.itemClass, filters: shape.keyAttributes)
+        do {
+            try file.update(query, changes: item, secret: secret.bytes, identity: identity)
+            guard let replaced = try file.find(query, identity: identity, limit: 1, includeSecrets: false, authorize: Self.skip).first else {
+                throw SecretCollectionError.noSuchItem
+            }
+            return (Self.record(of: replaced), true)
+        } catch let error as KeychainStoreError {
+            throw Self.translate(error)
+        } catch let error as SecretCollectionError {
+            throw error
+        } catch {
+            throw .failed("the item could not be replaced")
+        }
+    }
+
+    package func setSecret(id: String, _ secret: SecretValue) throws(SecretCollectionError) {
+        let current = try stored(id: id, withSecret: false)
+        var changes: [String: AttributeValue] = [:]
+        if var record = StoredAttributes(current.attributes[AttributeName.generic]), record.contentType != secret.contentType {
+            record.contentType = secret.contentType
+            changes[AttributeName.generic] = .data(record.encoded)
+        }
+        try update(id: id, changes: changes, secret: secret.bytes)
+    }
+
+    package func setLabel(id: String, _ label: String) throws(SecretCollectionError) {
+        try update(id: id, changes: [AttributeName.label: .string(label)], secret: nil)
+    }
+
+    /// Changes the attribute set. A set of another shape (a generic password's attributes
+    /// turned into a network password's) would be another kind of keychain item with another
+    /// path, so it is refused with `invalidArguments`.
+    package func setAttributes(id: String, _ attributes: [String: String]) throws(SecretCollectionError) {
+        let current = try stored(id: id, withSecret: false)
+        let shape = SecretItemShape(attributes)
+        guard shape.itemClass == current.itemClass else {
+            throw .invalidArguments("these attributes belong to another kind of keychain item; create a new item instead")
+        }
+        var changes = shape.keyAttributes
+        if shape.itemClass == .genericPassword {
+            let contentType = StoredAttributes(current.attributes[AttributeName.generic])?.contentType ?? "text/plain"
+            changes[AttributeName.generic] = .data(StoredAttributes(attributes: attributes, contentType: contentType).encoded)
+            if case .other = shape {} else { changes[AttributeName.description] = .string("") }
+        }
+        try update(id: id, changes: changes, secret: nil)
+    }
+
+    package func delete(id: String) throws(SecretCollectionError) {
+        let (itemClass, reference) = try Self.parse(id)
+        do {
+            try file.delete(ItemQuery(itemClass: itemClass, persistentReference: reference), identity: identity)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    // MARK: Lock
+
+    package func lock() throws(SecretCollectionError) { file.lock() }
+
+    package func unlock(password: String) throws(SecretCollectionError) {
+        do { try file.unlock(password: password) } catch { throw Self.translate(error) }
+    }
+
+    // MARK: Plumbing
+
+    /// Protected items are left out of Secret Service answers rather than failing them.
+    private static func skip(_ accessControl: Data?) -> AuthorizationOutcome { .skip }
+
+    private func find(_ itemClass: ItemClass, _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
+        do {
+            return try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity, limit: nil,
+                                 includeSecrets: false, authorize: Self.skip)
+        } catch where error.status == SecStatus.itemNotFound {
+            return []
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    private func stored(id: String, withSecret: Bool) throws(SecretCollectionError) -> StoredItem {
+        let (itemClass, reference) = try Self.parse(id)
+        do {
+            let items = try file.find(ItemQuery(itemClass: itemClass, persistentReference: reference), identity: identity,
+                                      limit: 1, includeSecrets: withSecret, authorize: Self.skip)
+            guard let item = items.first, item.attributes[AttributeName.synchronizable]?.integerValue != 1 else { throw SecretCollectionError.noSuchItem }
+            return item
+        } catch let error as KeychainStoreError {
+            if error.status == SecStatus.itemNotFound { throw .noSuchItem }
+            throw Self.translate(error)
+        } catch let error as SecretCollectionError {
+            throw error
+        } catch {
+            throw .noSuchItem
+        }
+    }
+
+    private func update(id: String, changes: [String: AttributeValue], secret: Data?) throws(SecretCollectionError) {
+        let (itemClass, reference) = try Self.parse(id)
+        do {
+            try file.update(ItemQuery(itemClass: itemClass, persistentReference: reference), changes: changes, secret: secret,
+                            identity: identity)
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// An item's id: `g` or `i` for its class, then its persistent identity in hex.
+    static func id(of item: StoredItem) -> String {
+        (item.itemClass == .internetPassword ? "i" : "g") + item.persistentReference.map { String(format: "%02x", $0) }.joined()
+    }
+
+    static func parse(_ id: String) throws(SecretCollectionError) -> (ItemClass, Data) {
+        let utf8 = Array(id.utf8)
+        guard utf8.count == 33, let prefix = utf8.first else { throw .noSuchItem }
+        let itemClass: ItemClass
+        switch prefix {
+        case UInt8(ascii: "g"): itemClass = .genericPassword
+        case UInt8(ascii: "i"): itemClass = .internetPassword
+        default: throw .noSuchItem
+        }
+        var bytes: [UInt8] = []
+        var index = 1
+        while index < utf8.count {
+            guard let byte = UInt8(String(decoding: utf8[index..<index + 2], as: UTF8.self), radix: 16) else { throw .noSuchItem }
+            bytes.append(byte)
+            index += 2
+        }
+        return (itemClass, Data(bytes))
+    }
+
+    /// What the Secret Service shows of a keychain item.
+    static func record(of item: StoredItem) -> SecretItemRecord {
+        let attributes: [String: String]
+        if let stored = StoredAttributes(item.attributes[AttributeName.generic]) {
+            attributes = stored.attributes
+        } else if item.itemClass == .internetPassword {
+            attributes = NetworkFields.attributes(of: item.attributes)
+        } else {
+            attributes = ["service": item.attributes[AttributeName.service]?.text ?? "",
+                          "username": item.attributes[AttributeName.account]?.text ?? ""]
+        }
+        return SecretItemRecord(id: id(of: item), label: item.attributes[AttributeName.label]?.text ?? "",
+                                attributes: attributes,
+                                created: unixSeconds(item.attributes[AttributeName.creationDate]),
+                                modified: unixSeconds(item.attributes[AttributeName.modificationDate]))
+    }
+
+    private static func unixSeconds(_ value: AttributeValue?) -> UInt64 {
+        guard case .date(let sinceReference)? = value else { return 0 }
+        return UInt64(max(0, sinceReference + Date.timeIntervalBetween1970AndReferenceDate))
+    }
+
+    /// Index filters for internet passwords, or nil when no internet password can match (the
+    /// search names an attribute the network schema does not have, or a protocol it cannot hold).
+    static func internetFilters(_ attributes: [String: String]) -> [String: AttributeValue]? {
+        var filters: [String: AttributeValue] = [:]
+        for (name, value) in attributes {
+            switch name {
+            case "server": filters[AttributeName.server] = .string(value)
+            case "user": filters[AttributeName.account] = .string(value)
+            case "protocol":
+                guard let code = NetworkFields.protocolCodes[value], NetworkFields.protocolNames[code] == value else { return nil }
+                filters[AttributeName.protocol] = .string(code)
+            case "port":
+                guard let port = Int64(value), String(port) == value else { return nil }
+                filters[AttributeName.port] = .integer(port)
+            case "object": filters[AttributeName.path] = .string(value)
+            case "domain": filters[AttributeName.securityDomain] = .string(value)
+            case "authtype": filters[AttributeName.authenticationType] = .string(value)
+            case SecretItemShape.schemaAttribute:
+                guard value == SecretItemShape.networkSchema else { return nil }
+            default:
+                return nil
+            }
+        }
+        return filters
+    }
+
+    static func translate(_ error: KeychainStoreError) -> SecretCollectionError {
+        switch error.status {
+        case SecStatus.interactionNotAllowed: return .locked
+        case SecStatus.itemNotFound: return .noSuchItem
+        case SecStatus.authFailed: return .failed("the password is not the keychain's password")
+        case SecStatus.param: return .invalidArguments("the keychain refused these attributes")
+        default: return .failed("the keychain answered with status \(error.status)")
+        }
+    }
+}

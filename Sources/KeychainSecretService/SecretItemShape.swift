@@ -1,0 +1,203 @@
+package import Foundation
+package import KeychainStore
+
+/// How a Secret Service attribute set becomes a keychain item, and back. There is one store: a
+/// Secret Service item *is* a keychain item, so the attribute sets clients use most map onto the
+/// keychain's own attributes, where `SecItem*` and `keychainctl` see them under their usual names.
+///
+/// - `service` and `username` (Python keyring's shape, and libsecret's "generic" one): a generic
+///   password whose service and account are those values.
+/// - libsecret's network-password schema (`user`, `server`, `protocol`, `port`, `object`,
+///   `domain`, `authtype`; what git's libsecret helper stores): an internet password.
+/// - Anything else: a generic password whose kind (`desc`) is ``otherKind``, whose service is the
+///   `xdg:schema` (or empty) and whose account is the attribute set written canonically, so the
+///   exact set is the item's primary key.
+///
+/// Attributes the keychain's columns do not hold (Python keyring's `application`, an
+/// `xdg:schema`) travel in the item's generic attribute (`gena`) as ``StoredAttributes``, sealed
+/// like every attribute, so every set round-trips exactly. An item written by `SecItemAdd` has
+/// no such record; its attribute set is derived from its columns.
+package enum SecretItemShape: Equatable, Sendable {
+    case genericPassword(service: String, account: String)
+    case internetPassword(NetworkFields)
+    case other(schema: String, canonical: String)
+
+    /// The `xdg:schema` attribute libsecret adds when a client names a schema.
+    package static let schemaAttribute = "xdg:schema"
+    /// libsecret's schema for network passwords (gnome-keyring's name, kept by libsecret).
+    package static let networkSchema = "org.gnome.keyring.NetworkPassword"
+    /// The kind (`desc`) of items whose attribute set has no keychain shape, so that they can be
+    /// found as a group by their blind index.
+    package static let otherKind = "Secret Service item"
+
+    /// The shape an attribute set is stored in.
+    package init(_ attributes: [String: String]) {
+        if let service = attributes["service"], let account = attributes["username"] {
+            self = .genericPassword(service: service, account: account)
+        } else if let fields = NetworkFields(attributes) {
+            self = .internetPassword(fields)
+        } else {
+            self = .other(schema: attributes[Self.schemaAttribute] ?? "", canonical: StoredAttributes.canonicalText(attributes))
+        }
+    }
+
+    var itemClass: ItemClass {
+        if case .internetPassword = self { return .internetPassword }
+        return .genericPassword
+    }
+
+    /// The keychain attributes that identify an item of this shape (its primary key, less the
+    /// access group, which the collection adds).
+    var keyAttributes: [String: AttributeValue] {
+        switch self {
+        case .genericPassword(let service, let account):
+            return [AttributeName.service: .string(service), AttributeName.account: .string(account)]
+        case .internetPassword(let fields):
+            return fields.keychainAttributes
+        case .other(let schema, let canonical):
+            return [AttributeName.service: .string(schema), AttributeName.account: .string(canonical),
+                    AttributeName.description: .string(Self.otherKind)]
+        }
+    }
+}
+
+/// The attributes of libsecret's network-password schema, as an internet password holds them.
+package struct NetworkFields: Equatable, Sendable {
+    var user: String?
+    var server: String
+    /// Apple's four-character protocol code (`htps` for `https`).
+    var protocolCode: String?
+    var port: Int?
+    var object: String?
+    var domain: String?
+    var authType: String?
+    /// Whether the client gave `xdg:schema` (kept in `desc`, so it comes back).
+    var namedSchema: Bool
+
+    private static let names: Set<String> = ["user", "server", "protocol", "port", "object", "domain", "authtype",
+                                             SecretItemShape.schemaAttribute]
+
+    /// Secret Service protocol names and Apple's codes for them (`kSecAttrProtocol…`).
+    static let protocolCodes: [String: String] = [
+        "http": "http", "https": "htps", "ftp": "ftp ", "ftps": "ftps", "ssh": "ssh ", "sftp": "ssh ",
+        "smtp": "smtp", "imap": "imap", "imaps": "imps", "pop3": "pop3", "pop3s": "pops", "ldap": "ldap",
+        "ldaps": "ldps", "smb": "smb ", "irc": "irc ", "ircs": "ircs", "telnet": "teln", "nntp": "nntp",
+        "nntps": "ntps", "socks": "sox ", "afp": "afp ", "rtsp": "rtsp", "ipp": "ipp ",
+    ]
+    /// The reverse, with `ssh ` read back as `ssh`.
+    static let protocolNames: [String: String] = {
+        var names: [String: String] = [:]
+        for (name, code) in protocolCodes where name != "sftp" { names[code] = name }
+        return names
+    }()
+
+    /// The fields of an attribute set that is exactly a network password (a server, only the
+    /// schema's names, a known protocol, a decimal port), or nil.
+    init?(_ attributes: [String: String]) {
+        guard let server = attributes["server"], attributes.keys.allSatisfy(Self.names.contains) else { return nil }
+        if let schema = attributes[SecretItemShape.schemaAttribute], schema != SecretItemShape.networkSchema { return nil }
+        self.server = server
+        self.user = attributes["user"]
+        if let name = attributes["protocol"] {
+            guard let code = Self.protocolCodes[name], Self.protocolNames[code] == name else { return nil }
+            self.protocolCode = code
+        }
+        if let text = attributes["port"] {
+            guard let port = Int(text), String(port) == text, (1...65535).contains(port) else { return nil }
+            self.port = port
+        }
+        // Empty values would read back as absent: such a set is kept whole instead.
+        for name in ["user", "object", "domain", "authtype"] where attributes[name]?.isEmpty == true { return nil }
+        if attributes["authtype"] == "dflt" { return nil }
+        self.object = attributes["object"]
+        self.domain = attributes["domain"]
+        self.authType = attributes["authtype"]
+        self.namedSchema = attributes[SecretItemShape.schemaAttribute] != nil
+    }
+
+    /// The Secret Service attributes of an internet password's keychain attributes.
+    static func attributes(of item: [String: AttributeValue]) -> [String: String] {
+        var attributes: [String: String] = [:]
+        attributes["server"] = item[AttributeName.server]?.text ?? ""
+        if let user = item[AttributeName.account]?.text, !user.isEmpty { attributes["user"] = user }
+        if let code = item[AttributeName.protocol]?.fourCharacterCode, let name = protocolNames[code] { attributes["protocol"] = name }
+        if let port = item[AttributeName.port]?.integerValue, port != 0 { attributes["port"] = String(port) }
+        if let object = item[AttributeName.path]?.text, !object.isEmpty { attributes["object"] = object }
+        if let domain = item[AttributeName.securityDomain]?.text, !domain.isEmpty { attributes["domain"] = domain }
+        if let type = item[AttributeName.authenticationType]?.text, !type.isEmpty, type != "dflt" { attributes["authtype"] = type }
+        if item[AttributeName.description]?.text == SecretItemShape.networkSchema {
+            attributes[SecretItemShape.schemaAttribute] = SecretItemShape.networkSchema
+        }
+        return attributes
+    }
+
+    var keychainAttributes: [String: AttributeValue] {
+        var item: [String: AttributeValue] = [AttributeName.server: .string(server), AttributeName.account: .string(user ?? "")]
+        if let protocolCode { item[AttributeName.protocol] = .string(protocolCode) }
+        item[AttributeName.port] = .integer(Int64(port ?? 0))
+        item[AttributeName.path] = .string(object ?? "")
+        item[AttributeName.securityDomain] = .string(domain ?? "")
+        if let authType { item[AttributeName.authenticationType] = .string(authType) }
+        if namedSchema { item[AttributeName.description] = .string(SecretItemShape.networkSchema) }
+        return item
+    }
+}
+
+/// The record a Secret Service item keeps in its generic attribute (`gena`): its whole attribute
+/// set and the secret's content type. Written as JSON with sorted keys behind a marker, so that a
+/// `gena` an application wrote for itself is never mistaken for one.
+package struct StoredAttributes: Codable, Equatable, Sendable {
+    package var attributes: [String: String]
+    package var contentType: String
+
+    private static let marker = Data("swift-keychain.secret-service.v1:".utf8)
+
+    package init(attributes: [String: String], contentType: String) {
+        self.attributes = attributes
+        self.contentType = contentType
+    }
+
+    package var encoded: Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        // Encoding a struct of strings cannot fail.
+        return Self.marker + ((try? encoder.encode(self)) ?? Data())
+    }
+
+    package init?(_ value: AttributeValue?) {
+        guard let data = value?.dataValue ?? value?.stringValue.map({ Data($0.utf8) }),
+              data.starts(with: Self.marker),
+              let decoded = try? JSONDecoder().decode(StoredAttributes.self, from: data.dropFirst(Self.marker.count)) else { return nil }
+        self = decoded
+    }
+
+    /// An attribute set as one line of text, the same for the same set: sorted `name=value`
+    /// pairs, with `%`, `&` and `=` escaped so that no two sets share a text.
+    package static func canonicalText(_ attributes: [String: String]) -> String {
+        func escaped(_ text: String) -> String {
+            text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "&", with: "%26")
+                .replacingOccurrences(of: "=", with: "%3D")
+        }
+        return attributes.sorted { $0.key < $1.key }.map { escaped($0.key) + "=" + escaped($0.value) }.joined(separator: "&")
+    }
+}
+
+extension AttributeValue {
+    /// The value as text, whichever way it was stored (Apple code may write a service as data).
+    var text: String? {
+        switch self {
+        case .string(let s): return s
+        case .data(let d): return String(validating: d, as: UTF8.self)
+        case .integer(let i): return String(i)
+        case .real, .date: return nil
+        }
+    }
+
+    /// A protocol code, stored as its four characters or as the number they spell.
+    var fourCharacterCode: String? {
+        if case .string(let s) = self { return s }
+        guard let number = integerValue, (0...Int64(UInt32.max)).contains(number) else { return nil }
+        let bytes = withUnsafeBytes(of: UInt32(number).bigEndian) { Array($0) }
+        return String(validating: bytes, as: UTF8.self)
+    }
+}
