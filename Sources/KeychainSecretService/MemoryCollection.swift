@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 
 /// A collection that lives only in the daemon's memory: the `session` alias, whose items vanish
 /// when the daemon exits, as gnome-keyring's session collection does. It never locks.
