@@ -29,6 +29,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        // Only for the Secret Service's 1024-bit Diffie-Hellman (KeychainSecretService).
+        .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
     ],
     targets: [
         // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
@@ -64,12 +66,17 @@ let package = Package(
             swiftSettings: strict + useSystemFrameworks
         ),
         // The Secret Service's model of collections and items, with no D-Bus in it: the in-memory
-        // `session` collection and the keychain-backed one the daemon serves.
+        // `session` collection and the keychain-backed one the daemon serves, and the sessions'
+        // transport crypto (plain, and DH with AES-128-CBC).
         .target(
             name: "KeychainSecretService",
             dependencies: [
                 "KeychainStore",
+                "CKeychainSystem",
                 .target(name: "KeychainServices", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "BigInt", package: "BigInt"),
             ],
             swiftSettings: strict
         ),

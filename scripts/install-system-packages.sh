@@ -3,8 +3,11 @@
 #   libsqlite3-dev, pkg-config  the keychain's storage (system SQLite)
 #   sqlite3                      tests that tamper with a keychain file directly
 #   tmux                         tests that type at a real terminal prompt
+#   python3-secretstorage        the Secret Service session tests run the real client's crypto
+#                                (/usr/bin/python3 -c 'import secretstorage'), brings python3-cryptography
+#   python3-keyring              the keyring client the Secret Service daemon is checked against
 set -euo pipefail
-packages=(libsqlite3-dev pkg-config sqlite3 tmux)
+packages=(libsqlite3-dev pkg-config sqlite3 tmux python3-secretstorage python3-keyring)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
