@@ -4,9 +4,12 @@
 Each status code of Apple's SecBase.h (and the private ones the keychain returns) is one row of
 the table: its number and name, which section of SecBase it belongs to, whether it is the
 canonical name of its number (the one _statusName and KeychainError.name give), the
-KeychainError static that mirrors it, and three texts: the constant's doc comment, the message
-SecCopyErrorMessageString returns, and the static's doc comment (empty when it can be derived:
-from the message for the cryptographic-services codes, from the canonical static for aliases).
+KeychainError static that mirrors it, and four texts: the constant's doc comment, the message
+SecCopyErrorMessageString returns, the static's doc comment (empty when it can be derived:
+from the message for the cryptographic-services codes, from the canonical static for aliases),
+and the advice KeychainError's description ends with ("What to do: ..."), empty for the codes
+that get the general advice. In an advice text, {group} stands for the access group the failing
+call named (KeychainError+Description.swift fills it in).
 
     scripts/generate-status-codes.py          rewrite the generated files
     scripts/generate-status-codes.py --check  exit 1 if any generated file differs from the table
@@ -143,6 +146,19 @@ def names(rows):
     return "".join(out)
 
 
+def advice(rows):
+    out = [BANNER, "import KeychainServices\n\n",
+           "// What to do about a status, for KeychainError's description (KeychainError+Description.swift).\n"
+           "// Only the codes a keychain item call usually returns have advice of their own.\n\n",
+           "extension KeychainError {\n",
+           "    /// The advice for each status that has its own, by number; `{group}` stands for the access\n",
+           "    /// group the failing call named.\n",
+           "    static let adviceTexts: [OSStatus: String] = [\n"]
+    out += [f"        {r['code']}: {swift_string(r['advice'])},\n" for r in rows if r["advice"]]
+    out.append("    ]\n}\n")
+    return "".join(out)
+
+
 def static_doc(row, canonical_static):
     if row["wrapper_doc"]:
         text = row["wrapper_doc"]
@@ -259,6 +275,7 @@ def outputs(rows):
         "Sources/KeychainServices/Linux/StatusMessages.swift": status_messages(rows),
         "Sources/KeychainServices/Linux/StatusMessages+CSSM.swift": status_messages_cssm(rows),
         "Sources/KeychainKit/KeychainError+Names.swift": names(rows),
+        "Sources/KeychainKit/KeychainError+Advice.swift": advice(rows),
         "Sources/KeychainStore/Support/SecStatus+Codes.swift": store_codes(rows),
         "Tests/KeychainServicesTests/StatusCodeTable.swift": services_test_table(rows),
         "Tests/KeychainKitTests/StatusCatalogueTable.swift": kit_test_table(rows),
@@ -280,8 +297,9 @@ def validate(rows):
     for row in rows:
         if row["code"] not in canonical:
             sys.exit(f"{row['name']}: no canonical name for {row['code']}")
-        if not row["canonical"] and row["message"]:
-            sys.exit(f"{row['name']}: only the canonical row of a number carries its message")
+        for column in ("message", "advice"):
+            if not row["canonical"] and row[column]:
+                sys.exit(f"{row['name']}: only the canonical row of a number carries its {column}")
         if row["canonical"] and not row["message"]:
             sys.exit(f"{row['name']}: no message")
     for column in ("name", "wrapper"):
