@@ -132,31 +132,35 @@ def status_messages_cssm(rows):
 
 # MARK: - KeychainKit
 
-def names(rows):
-    out = [BANNER, "import KeychainServices\n\n",
-           "// Every errSec code has a static (KeychainError+*Statics.swift) and a name here, so no status is\n"
-           "// ever lost or renamed; the numbers are checked against KeychainServices by\n"
-           "// KeychainErrorCatalogueTests.\n\n",
-           "extension KeychainError {\n",
-           "    /// Apple's constant name for every status this module knows, one name per number (the public\n",
-           "    /// name where Apple has several).\n",
-           "    static let names: [OSStatus: String] = [\n"]
-    out += [f"        {r['code']}: {swift_string(r['name'])},\n" for r in rows if r["canonical"]]
+def kit_table(rows, comment, static, column):
+    """A KeychainKit file with one static `[OSStatus: String]`: `column` of each of `rows`, by
+    code. `comment` is the file's comment and the static's doc comment, as Swift lines."""
+    out = [BANNER, "import KeychainServices\n\n", comment[0], "extension KeychainError {\n", comment[1],
+           f"    static let {static}: [OSStatus: String] = [\n"]
+    out += [f"        {r['code']}: {swift_string(r[column])},\n" for r in rows]
     out.append("    ]\n}\n")
     return "".join(out)
+
+
+def names(rows):
+    return kit_table(
+        [r for r in rows if r["canonical"]],
+        ("// Every errSec code has a static (KeychainError+*Statics.swift) and a name here, so no status is\n"
+         "// ever lost or renamed; the numbers are checked against KeychainServices by\n"
+         "// KeychainErrorCatalogueTests.\n\n",
+         "    /// Apple's constant name for every status this module knows, one name per number (the public\n"
+         "    /// name where Apple has several).\n"),
+        "names", "name")
 
 
 def advice(rows):
-    out = [BANNER, "import KeychainServices\n\n",
-           "// What to do about a status, for KeychainError's description (KeychainError+Description.swift).\n"
-           "// Only the codes a keychain item call usually returns have advice of their own.\n\n",
-           "extension KeychainError {\n",
-           "    /// The advice for each status that has its own, by number; `{group}` stands for the access\n",
-           "    /// group the failing call named.\n",
-           "    static let adviceTexts: [OSStatus: String] = [\n"]
-    out += [f"        {r['code']}: {swift_string(r['advice'])},\n" for r in rows if r["advice"]]
-    out.append("    ]\n}\n")
-    return "".join(out)
+    return kit_table(
+        [r for r in rows if r["advice"]],
+        ("// What to do about a status, for KeychainError's description (KeychainError+Description.swift).\n"
+         "// Only the codes a keychain item call usually returns have advice of their own.\n\n",
+         "    /// The advice for each status that has its own, by number; `{group}` stands for the access\n"
+         "    /// group the failing call named.\n"),
+        "adviceTexts", "advice")
 
 
 def static_doc(row, canonical_static):
