@@ -8,8 +8,8 @@
 /// - Ctrl-C cancels.
 /// - Ctrl-D on an empty line is the end of input; elsewhere in a line it does nothing, as at a
 ///   shell prompt.
-/// - Other control keys (Ctrl-A, Escape, the Escape that starts an arrow key's sequence) are
-///   dropped: they are not part of a password. Tab is kept.
+/// - Other control keys (Ctrl-A, Escape) are dropped: they are not part of a password. Tab is
+///   kept. An arrow key loses only the Escape that starts its sequence; the rest reads as text.
 ///
 /// Separate from the terminal so the rules can be tested byte by byte.
 package struct PasswordLineEditor: ~Copyable {
