@@ -4,9 +4,12 @@
 Each status code of Apple's SecBase.h (and the private ones the keychain returns) is one row of
 the table: its number and name, which section of SecBase it belongs to, whether it is the
 canonical name of its number (the one _statusName and KeychainError.name give), the
-KeychainError static that mirrors it, and three texts: the constant's doc comment, the message
-SecCopyErrorMessageString returns, and the static's doc comment (empty when it can be derived:
-from the message for the cryptographic-services codes, from the canonical static for aliases).
+KeychainError static that mirrors it, and four texts: the constant's doc comment, the message
+SecCopyErrorMessageString returns, the static's doc comment (empty when it can be derived:
+from the message for the cryptographic-services codes, from the canonical static for aliases),
+and the advice KeychainError's description ends with ("What to do: ..."), empty for the codes
+that get the general advice. In an advice text, {group} stands for the access group the failing
+call named (KeychainError+Description.swift fills it in).
 
     scripts/generate-status-codes.py          rewrite the generated files
     scripts/generate-status-codes.py --check  exit 1 if any generated file differs from the table
@@ -129,18 +132,35 @@ def status_messages_cssm(rows):
 
 # MARK: - KeychainKit
 
-def names(rows):
-    out = [BANNER, "import KeychainServices\n\n",
-           "// Every errSec code has a static (KeychainError+*Statics.swift) and a name here, so no status is\n"
-           "// ever lost or renamed; the numbers are checked against KeychainServices by\n"
-           "// KeychainErrorCatalogueTests.\n\n",
-           "extension KeychainError {\n",
-           "    /// Apple's constant name for every status this module knows, one name per number (the public\n",
-           "    /// name where Apple has several).\n",
-           "    static let names: [OSStatus: String] = [\n"]
-    out += [f"        {r['code']}: {swift_string(r['name'])},\n" for r in rows if r["canonical"]]
+def kit_table(rows, comment, static, column):
+    """A KeychainKit file with one static `[OSStatus: String]`: `column` of each of `rows`, by
+    code. `comment` is the file's comment and the static's doc comment, as Swift lines."""
+    out = [BANNER, "import KeychainServices\n\n", comment[0], "extension KeychainError {\n", comment[1],
+           f"    static let {static}: [OSStatus: String] = [\n"]
+    out += [f"        {r['code']}: {swift_string(r[column])},\n" for r in rows]
     out.append("    ]\n}\n")
     return "".join(out)
+
+
+def names(rows):
+    return kit_table(
+        [r for r in rows if r["canonical"]],
+        ("// Every errSec code has a static (KeychainError+*Statics.swift) and a name here, so no status is\n"
+         "// ever lost or renamed; the numbers are checked against KeychainServices by\n"
+         "// KeychainErrorCatalogueTests.\n\n",
+         "    /// Apple's constant name for every status this module knows, one name per number (the public\n"
+         "    /// name where Apple has several).\n"),
+        "names", "name")
+
+
+def advice(rows):
+    return kit_table(
+        [r for r in rows if r["advice"]],
+        ("// What to do about a status, for KeychainError's description (KeychainError+Description.swift).\n"
+         "// Only the codes a keychain item call usually returns have advice of their own.\n\n",
+         "    /// The advice for each status that has its own, by number; `{group}` stands for the access\n"
+         "    /// group the failing call named.\n"),
+        "adviceTexts", "advice")
 
 
 def static_doc(row, canonical_static):
@@ -259,6 +279,7 @@ def outputs(rows):
         "Sources/KeychainServices/Linux/StatusMessages.swift": status_messages(rows),
         "Sources/KeychainServices/Linux/StatusMessages+CSSM.swift": status_messages_cssm(rows),
         "Sources/KeychainKit/KeychainError+Names.swift": names(rows),
+        "Sources/KeychainKit/KeychainError+Advice.swift": advice(rows),
         "Sources/KeychainStore/Support/SecStatus+Codes.swift": store_codes(rows),
         "Tests/KeychainServicesTests/StatusCodeTable.swift": services_test_table(rows),
         "Tests/KeychainKitTests/StatusCatalogueTable.swift": kit_test_table(rows),
@@ -280,8 +301,9 @@ def validate(rows):
     for row in rows:
         if row["code"] not in canonical:
             sys.exit(f"{row['name']}: no canonical name for {row['code']}")
-        if not row["canonical"] and row["message"]:
-            sys.exit(f"{row['name']}: only the canonical row of a number carries its message")
+        for column in ("message", "advice"):
+            if not row["canonical"] and row[column]:
+                sys.exit(f"{row['name']}: only the canonical row of a number carries its {column}")
         if row["canonical"] and not row["message"]:
             sys.exit(f"{row['name']}: no message")
     for column in ("name", "wrapper"):

@@ -2,8 +2,10 @@ public import Foundation
 import KeychainServices
 
 // What each failure means for someone using the wrapper, and what to do about it. Only the codes a
-// keychain item call can return get advice of their own; the rest fall back to the message of
-// SecCopyErrorMessageString. Nothing here ever includes a value read or written.
+// keychain item call can return get a summary and advice of their own; the rest fall back to the
+// message of SecCopyErrorMessageString and the general advice. The advice texts live in
+// scripts/status-codes.tsv with the rest of each code's texts. Nothing here ever includes a value
+// read or written.
 
 extension KeychainError: CustomStringConvertible, LocalizedError {
     /// One paragraph: what failed, the status by name and number, what it means, what to do.
@@ -76,45 +78,13 @@ extension KeychainError: CustomStringConvertible, LocalizedError {
     /// What to do about it.
     public var recoverySuggestion: String? { advice }
 
-    /// What to do about it, in one sentence.
+    /// What to do about it, in one sentence: the status's own advice (generated from
+    /// scripts/status-codes.tsv into KeychainError+Advice.swift), else the general advice.
     var advice: String {
-        switch status {
-        case KeychainError.itemNotFound.status:
-            return "check the key, service or server, access group and synchronizable setting; "
-                + "the optional-returning getters report this case as nil."
-        case KeychainError.duplicateItem.status:
-            return "use set(_:key:), which replaces an existing value, or remove the item first."
-        case KeychainError.interactionNotAllowed.status:
-            return "do not treat this as a missing item (never log the user out or overwrite it because of it). "
-                + "Retry once the keychain is unlocked (keychainctl unlock-keychain on Linux, the first unlock after boot on a device), "
-                + "or store items needed in the background with accessibility .afterFirstUnlock."
-        case KeychainError.missingEntitlement.status:
-            let group = accessGroup.map { "\"\($0)\"" } ?? "the group"
-            return "grant \(group) to this process: on Linux list it in SWIFT_KEYCHAIN_ACCESS_GROUPS "
-                + "or in the entitlements file named by SWIFT_KEYCHAIN_ENTITLEMENTS; on Apple platforms add it to the "
-                + "keychain-access-groups entitlement (with the team prefix). Or configure the Keychain with a group the process holds."
-        case KeychainError.authFailed.status:
-            return "ask for the password again, or make a new authentication context if the old one was invalidated."
-        case KeychainError.userCanceled.status:
-            return "offer to try again; do not retry in a loop."
-        case KeychainError.param.status:
-            return "check the Keychain's configuration: accessibility and access control, synchronizable, and the access group."
-        case KeychainError.notAvailable.status:
-            return "set a keychain password before storing passcode-only items, and check that the keychain file and its device key are in place."
-        case KeychainError.unimplemented.status:
-            return "store the item without that requirement, or wait for a version of the keychain that supports it."
-        case KeychainError.decode.status:
-            return "remove and store the item again; check that the keychain is opened with the device key it was created with."
-        case KeychainError.diskFull.status, KeychainError.io.status, KeychainError.wrPerm.status,
-             KeychainError.readOnly.status, KeychainError.internalComponent.status:
-            return "check free disk space and the permissions of the keychain file and its folder, then retry."
-        case KeychainError.noSuchKeychain.status, KeychainError.invalidKeychain.status, KeychainError.noDefaultKeychain.status:
-            return "check SWIFT_KEYCHAIN_PATH (or the default keychain location) points at a keychain file."
-        case KeychainError.upgradePending.status:
-            return "retry after the keychain is unlocked."
-        default:
+        guard let text = Self.adviceTexts[status] else {
             return "this status is not one keychain item calls usually return; look it up by name in Apple's Security documentation."
         }
+        return text.replacingOccurrences(of: "{group}", with: accessGroup.map { "\"\($0)\"" } ?? "the group")
     }
 
     /// Lower-cases the first letter and drops the final period, so a sentence reads as a clause.

@@ -111,7 +111,7 @@ struct AuthenticationTerminalTests {
     func backgroundJob() throws {
         let sandbox = try ProbeSandbox(password: password)
         // Job control on (set -m), so the job gets its own process group, not the terminal's.
-        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason, background: true)
+        let terminal = try ProbeTerminal.start(sandbox: sandbox, reason: reason, options: .background)
         defer { terminal.close() }
         let screen = try terminal.waitFor("EXIT=0")
         #expect(screen.contains("outcome: notInteractive"))
@@ -146,12 +146,15 @@ final class ProbeSandbox: Sendable {
 
     deinit { try? FileManager.default.removeItem(at: home) }
 
+    /// The keychain the probe (and keychainctl, given this path) asks the password of.
+    var keychainPath: String { home.appendingPathComponent("probe.keychain-db").path }
+
     var environment: [String: String] {
         [
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
             "HOME": home.path,
             "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-            "SWIFT_KEYCHAIN_PATH": home.appendingPathComponent("probe.keychain-db").path,
+            "SWIFT_KEYCHAIN_PATH": keychainPath,
             "LANG": "C.UTF-8",
         ]
     }
@@ -160,18 +163,18 @@ final class ProbeSandbox: Sendable {
 /// A terminal running `keychain-auth-probe obtain REASON` (or another of the package's programs)
 /// in the sandbox's environment, then printing `EXIT=<status>`.
 enum ProbeTerminal {
-    static func start(sandbox: ProbeSandbox, reason: String, background: Bool = false) throws -> TmuxSession {
-        try start(sandbox: sandbox, product: "keychain-auth-probe", arguments: ["obtain", reason], background: background)
+    static func start(sandbox: ProbeSandbox, reason: String, options: TmuxSession.ScriptOptions = []) throws -> TmuxSession {
+        try start(sandbox: sandbox, product: "keychain-auth-probe", arguments: ["obtain", reason], options: options)
     }
 
     /// Runs another of the package's programs the same way (`extraEnvironment` added to the sandbox's).
     static func start(sandbox: ProbeSandbox, product: String, arguments: [String], extraEnvironment: [String: String] = [:],
-                      background: Bool = false) throws -> TmuxSession {
+                      options: TmuxSession.ScriptOptions = []) throws -> TmuxSession {
         let program = try ProofSupport.product(product).path
         let environment = sandbox.environment.merging(extraEnvironment) { $1 }
             .map { "\($0.key)=\(TmuxSession.quote($0.value))" }.joined(separator: " ")
         let run = "env -i \(environment) \(TmuxSession.quote(program)) \(arguments.map(TmuxSession.quote).joined(separator: " "))"
-        let line = (background ? "set -m; \(run) & wait $!" : run) + "; echo EXIT=$?; sleep 600"
-        return try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "auth", shellLine: line)
+        return try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "auth",
+                               shellLine: TmuxSession.script(run, options: options))
     }
 }

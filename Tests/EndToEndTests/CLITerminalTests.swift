@@ -67,6 +67,39 @@ struct CLITerminalTests {
         #expect(!screen.contains("returned"))
     }
 
+    @Test("Ctrl-C at a password prompt cancels that command (errSecUserCanceled), and interactive mode carries on")
+    func controlCInInteractiveMode() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.path("locked.keychain-db")
+        #expect(try sandbox.run(["create-keychain", "-p", "TermPass9", path]).status == 0)
+        let terminal = try TmuxTerminal.start(sandbox: sandbox, command: ["-i"], options: .reportTerminal)
+        defer { terminal.close() }
+        try terminal.waitFor("keychainctl> ")
+        terminal.type("unlock-keychain \(path)")
+        try terminal.waitFor("password to unlock \(path): ")
+        terminal.send("half")
+        terminal.press("C-c")
+        let screen = try terminal.waitFor("keychainctl> ", occurrences: 2)
+        #expect(screen.contains("[errSecUserCanceled -128]"))
+        #expect(screen.contains("unlock-keychain: returned -128"))
+        terminal.type("exit")
+        #expect(try terminal.waitFor("TTY=").contains("TTY=same"))
+    }
+
+    @Test("A background job does not prompt: it says why and exits 1, rather than being stopped")
+    func backgroundJob() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.path("locked.keychain-db")
+        #expect(try sandbox.run(["create-keychain", "-p", "TermPass9", path]).status == 0)
+        let terminal = try TmuxTerminal.start(sandbox: sandbox, command: ["unlock-keychain", path], options: [.background, .reportTerminal])
+        defer { terminal.close() }
+        let screen = try terminal.waitFor("TTY=")
+        #expect(screen.contains("EXIT=1"))
+        #expect(screen.contains("background job"))
+        #expect(!screen.contains("password to unlock"))
+        #expect(screen.contains("TTY=same"))
+    }
+
     @Test("Interactive mode shows its prompt on a terminal")
     func interactivePrompt() throws {
         let sandbox = try CLISandbox()
@@ -86,11 +119,11 @@ struct CLITerminalTests {
 enum TmuxTerminal {
     static var isAvailable: Bool { TmuxSession.isAvailable }
 
-    static func start(sandbox: CLISandbox, command: [String]) throws -> TmuxSession {
+    static func start(sandbox: CLISandbox, command: [String], options: TmuxSession.ScriptOptions = []) throws -> TmuxSession {
         let binary = try CLIBinary.url().path
         let environment = sandbox.environment.map { "\($0.key)=\(TmuxSession.quote($0.value))" }.joined(separator: " ")
-        let line = "cd \(TmuxSession.quote(sandbox.home.path)) && env -i \(environment) \(TmuxSession.quote(binary)) "
-            + command.map(TmuxSession.quote).joined(separator: " ") + "; echo EXIT=$?; sleep 600"
-        return try TmuxSession(socket: sandbox.path("tmux.sock"), session: "kc", shellLine: line)
+        let run = "env -i \(environment) \(TmuxSession.quote(binary)) " + command.map(TmuxSession.quote).joined(separator: " ")
+        return try TmuxSession(socket: sandbox.path("tmux.sock"), session: "kc",
+                               shellLine: TmuxSession.script(run, in: sandbox.home.path, options: options))
     }
 }

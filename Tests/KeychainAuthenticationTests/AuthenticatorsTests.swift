@@ -65,12 +65,6 @@ struct AuthenticatorsTests {
             #expect(!text.contains("hunter2"))
         }
     }
-
-    @Test("The terminal prompt shows the reason with control characters replaced")
-    func printableReason() {
-        #expect(TerminalAuthenticator.printable("Read \u{1B}[2Jthe token\u{07}") == "Read ?[2Jthe token?")
-        #expect(TerminalAuthenticator.printable("two\nlines") == "two\nlines")
-    }
 }
 
 /// The process-wide setting, in its own serialized suite; other tests use task-local choices.

@@ -75,6 +75,25 @@ struct KeychainErrorTests {
         #expect(error.description.contains("SWIFT_KEYCHAIN_ACCESS_GROUPS"))
     }
 
+    @Test("Advice comes from scripts/status-codes.tsv, with the access group filled in and shared by grouped codes")
+    func adviceTexts() {
+        let grant = "to this process: on Linux list it in SWIFT_KEYCHAIN_ACCESS_GROUPS or in the entitlements file named by "
+            + "SWIFT_KEYCHAIN_ENTITLEMENTS; on Apple platforms add it to the keychain-access-groups entitlement (with the team prefix). "
+            + "Or configure the Keychain with a group the process holds."
+        #expect(KeychainError(status: errSecMissingEntitlement, operation: .add, accessGroup: "g.x").recoverySuggestion == "grant \"g.x\" " + grant)
+        #expect(KeychainError.missingEntitlement.recoverySuggestion == "grant the group " + grant)
+        let storage = "check free disk space and the permissions of the keychain file and its folder, then retry."
+        for error in [KeychainError.diskFull, .io, .wrPerm, .readOnly, .internalComponent] {
+            #expect(error.recoverySuggestion == storage)
+        }
+        #expect(KeychainError.upgradePending.recoverySuggestion == "retry after the keychain is unlocked.")
+        #expect(KeychainError.wrongSecVersion.recoverySuggestion
+            == "this status is not one keychain item calls usually return; look it up by name in Apple's Security documentation.")
+        for (error, _, _) in statusCatalogue {
+            #expect(error.recoverySuggestion?.contains("{") == false, "\(error.status)")
+        }
+    }
+
     @Test("Every named status has a description with advice", arguments: KeychainErrorCatalogueTests.apple.map(\.0))
     func everyStatusDescribed(error: KeychainError) {
         #expect(!error.summary.isEmpty)

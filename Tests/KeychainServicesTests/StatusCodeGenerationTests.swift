@@ -1,9 +1,10 @@
 import Foundation
 import Testing
 
-/// The errSec codes, their messages, KeychainKit's statics and the test tables are generated from
-/// scripts/status-codes.tsv. A generated file edited by hand, or a table changed without
-/// regenerating, would let the copies drift apart again; the generator's --check mode finds both.
+/// The errSec codes, their messages, KeychainKit's statics and advice, and the test tables are
+/// generated from scripts/status-codes.tsv. A generated file edited by hand, or a table changed
+/// without regenerating, would let the copies drift apart again; the generator's --check mode
+/// finds both.
 @Suite("Status codes: one table")
 struct StatusCodeGenerationTests {
     /// The package root, found from this file's path (Tests/KeychainServicesTests/…).

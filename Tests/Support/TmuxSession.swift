@@ -6,7 +6,7 @@ import Glibc
 /// A detached tmux session on a private server socket: a real terminal that a test can type into
 /// and read back, for programs that prompt on `/dev/tty`.
 ///
-/// The session runs one shell line; callers end it with `; echo EXIT=$?; sleep 600` so that the
+/// The session runs one shell line, usually made by ``script(_:in:options:)`` so that the
 /// program's exit status shows on the screen and the pane stays open to be read.
 public final class TmuxSession: Sendable {
     public static let executable: String? = ["/usr/bin/tmux", "/usr/local/bin/tmux", "/bin/tmux"]
@@ -40,15 +40,24 @@ public final class TmuxSession: Sendable {
     /// trailing spaces from captured lines, so a prompt's final space is not required.
     @discardableResult
     public func waitFor(_ text: String, occurrences: Int = 1) throws -> String {
-        var needle = text
-        while needle.hasSuffix(" ") { needle.removeLast() }
+        try waitFor(anyOf: [text], occurrences: occurrences)
+    }
+
+    /// Waits until the screen shows one of `texts` (at least `occurrences` times) and returns the screen.
+    @discardableResult
+    public func waitFor(anyOf texts: [String], occurrences: Int = 1) throws -> String {
+        let needles = texts.map { text in
+            var needle = text
+            while needle.hasSuffix(" ") { needle.removeLast() }
+            return needle
+        }
         var screen = ""
         for _ in 0..<300 {
             screen = (try? tmux(["capture-pane", "-p", "-t", session, "-S", "-100"])) ?? ""
-            if screen.components(separatedBy: needle).count - 1 >= occurrences { return screen }
+            if needles.contains(where: { screen.components(separatedBy: $0).count - 1 >= occurrences }) { return screen }
             usleep(100_000)
         }
-        throw NeverShown(expected: text, screen: screen)
+        throw NeverShown(expected: texts.joined(separator: " or "), screen: screen)
     }
 
     /// The terminal did not show what a test waited for; the failure shows the screen instead.
@@ -60,6 +69,35 @@ public final class TmuxSession: Sendable {
 
     /// Ends the server, and with it the session and its program.
     public func close() { _ = try? tmux(["kill-server"]) }
+
+    /// What the shell line of a terminal test does around its program.
+    public struct ScriptOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Runs the program as a background job of a shell with job control (`set -m`), so it is
+        /// not in the terminal's foreground process group.
+        public static let background = ScriptOptions(rawValue: 1)
+        /// Shows `PID=<pid>` of the program before it starts, so a test can signal it.
+        public static let announcePID = ScriptOptions(rawValue: 2)
+        /// After the exit status, shows `TTY=same` or `TTY=changed`: whether the terminal's
+        /// settings (`stty -g`) are what they were before the program ran.
+        public static let reportTerminal = ScriptOptions(rawValue: 4)
+    }
+
+    /// The shell line that runs `command` (words already quoted for the shell), in `directory` if
+    /// given, then shows `EXIT=<status>` and keeps the pane open to be read.
+    public static func script(_ command: String, in directory: String? = nil, options: ScriptOptions = []) -> String {
+        var run = command
+        if options.contains(.announcePID) { run = #"sh -c 'echo PID=$$; exec "$@"' sh "# + run }
+        if options.contains(.background) { run = "set -m; \(run) & wait $!" }
+        var line = directory.map { "cd \(quote($0)) && " } ?? ""
+        if options.contains(.reportTerminal) { line += "before=$(stty -g); " }
+        line += run + "; echo EXIT=$?; "
+        if options.contains(.reportTerminal) {
+            line += #"if [ "$(stty -g)" = "$before" ]; then echo TTY=same; else echo TTY=changed; fi; "#
+        }
+        return line + "sleep 600"
+    }
 
     /// Quotes `text` for a POSIX shell.
     public static func quote(_ text: String) -> String {

@@ -3,6 +3,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <termios.h>
 
 // Thin, non-variadic wrappers over Linux system calls that Swift cannot call through the
 // variadic syscall(2). Each returns -1 and sets errno on failure, like the call it wraps.
@@ -42,5 +43,18 @@ int cks_is_dumpable(void);
 /// Fills `buffer` with `length` bytes from the kernel's random generator (getrandom(2)), in as few
 /// calls as it takes; returns how many bytes were filled (less than `length` only on failure).
 size_t cks_random_bytes(void *buffer, size_t length);
+
+/// Guards a terminal whose settings a password prompt has changed (echo off). From here until
+/// cks_terminal_guard_end, SIGINT, SIGTERM, SIGHUP or SIGQUIT first puts `settings` back on `fd`,
+/// then takes the course it would have taken without the guard (the disposition in place before
+/// is reinstated and the signal raised again), so a process killed at the prompt never leaves the
+/// terminal without echo. A signal the process ignores stays ignored. The handler is installed
+/// without SA_RESTART, so a read from the terminal returns EINTR if the process survives.
+/// One guard at a time: callers serialise their prompts. Returns 0.
+int cks_terminal_guard_begin(int fd, const struct termios *settings);
+/// Puts back the dispositions cks_terminal_guard_begin replaced.
+void cks_terminal_guard_end(void);
+/// 1 if a guarded signal arrived since cks_terminal_guard_begin, else 0.
+int cks_terminal_guard_interrupted(void);
 
 #endif

@@ -40,7 +40,7 @@ public enum KeychainAuthenticators {
         return processState.withLock { state in
             if let authenticator = state.authenticator { return authenticator }
             let chosen = defaultAuthenticator(environment: ProcessInfo.processInfo.environment,
-                                              terminalAvailable: TerminalAuthenticator.terminalAvailable)
+                                              terminalAvailable: TerminalPasswordReader.terminalAvailable)
             state.authenticator = chosen
             return chosen
         }

@@ -40,6 +40,7 @@ enum ExitStatus {
         (code(for: errSecParam), "errSecParam: a value was rejected by the keychain"),
         (code(for: errSecMissingEntitlement), "errSecMissingEntitlement: the access group is not held"),
         (code(for: BackupDestination.fileExistsStatus), "dupFNErr: export's output file already exists (--force replaces it)"),
+        (code(for: errSecUserCanceled), "errSecUserCanceled: a password prompt was cancelled (Ctrl-C)"),
         (code(for: errSecUnimplemented), "errSecUnimplemented: not supported here (list-keychains -s, default-keychain -s)"),
     ]
 }
