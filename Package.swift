@@ -29,8 +29,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
-        // Only for the Secret Service's 1024-bit Diffie-Hellman (KeychainSecretService).
-        .package(url: "https://github.com/attaswift/BigInt.git", from: "6.0.1"),
     ],
     targets: [
         // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
@@ -76,7 +74,6 @@ let package = Package(
                 .target(name: "KeychainServices", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "BigInt", package: "BigInt"),
             ],
             swiftSettings: strict
         ),

@@ -1,4 +1,3 @@
-import BigInt
 import CKeychainSystem
 import Crypto
 import _CryptoExtras
@@ -71,16 +70,16 @@ package struct SecretSession: Sendable {
     /// answers; the daemon never chooses its exponent.
     static func negotiateDH(clientInput: Data,
                             privateExponent: Data) throws(SessionError) -> (session: SecretSession, output: Data) {
-        try negotiateDH(clientInput: clientInput, privateExponent: BigUInt(privateExponent))
+        try negotiateDH(clientInput: clientInput, privateExponent: UInt1024(bigEndianBytes: privateExponent))
     }
 
     private static func negotiateDH(clientInput: Data,
-                                    privateExponent: consuming BigUInt) throws(SessionError) -> (session: SecretSession, output: Data) {
-        let client: BigUInt
+                                    privateExponent: consuming UInt1024) throws(SessionError) -> (session: SecretSession, output: Data) {
+        let client: UInt1024
         do {
             client = try OakleyGroup2.publicKey(from: clientInput)
         } catch {
-            OakleyGroup2.wipe(&privateExponent)
+            privateExponent.wipe()
             throw error
         }
         let agreed = OakleyGroup2.agree(clientPublicKey: client, privateExponent: &privateExponent)
