@@ -3,8 +3,10 @@
 #   libsqlite3-dev, pkg-config  the keychain's storage (system SQLite)
 #   sqlite3                      tests that tamper with a keychain file directly
 #   tmux                         tests that type at a real terminal prompt
+#   libdbus-1-dev                the Secret Service daemon's D-Bus layer (system libdbus-1)
+#   dbus                         dbus-daemon and dbus-send, for the D-Bus tests' private buses
 set -euo pipefail
-packages=(libsqlite3-dev pkg-config sqlite3 tmux)
+packages=(libsqlite3-dev pkg-config sqlite3 tmux libdbus-1-dev dbus)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
