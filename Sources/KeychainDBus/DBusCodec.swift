@@ -172,6 +172,8 @@ enum DBusCodec {
         case .array(let elementSignature, let elements):
             // Fixed-size elements are not descended into by libdbus's validator, so they do not
             // count towards the depth.
+            // One complete type: inside a structure, "a" + "bb" would pass as two fields.
+            try checkSignature("a" + elementSignature, single: true)
             let fixed = elementSignature.utf8.count == 1 && "ybnqiuxtdh".utf8.contains(elementSignature.utf8.first!)
             for element in elements {
                 guard element.signature == elementSignature else {

@@ -19,6 +19,8 @@ import Testing
         ("empty structure", [.structure([])]),
         ("empty element signature", [.array(elementSignature: "", [])]),
         ("two types as one element", [.array(elementSignature: "ss", [])]),
+        // Found by FuzzDBusMessage: inside a structure "(" + "abb" + "y)" is a valid signature.
+        ("two types as one element, in a structure", [.structure([.array(elementSignature: "bb", []), .byte(0)])]),
         ("unbalanced element signature", [.array(elementSignature: "{s", [])]),
         ("string with NUL", [.string("a\u{0}b")]),
         ("object path with a trailing slash", [.objectPath("/a/")]),
