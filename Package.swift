@@ -24,6 +24,9 @@ let package = Package(
         // of it is `package`-level, and the little that is public is there for the benchmarks.
         .library(name: "KeychainStore", targets: ["KeychainStore"]),
         .library(name: "KeychainKit", targets: ["KeychainKit"]),
+        // Not a supported API either: the D-Bus layer of the Secret Service daemon, a product only
+        // so that Fuzz/ can link it.
+        .library(name: "KeychainDBus", targets: ["KeychainDBus"]),
         .executable(name: "keychainctl", targets: ["keychainctl"]),
     ],
     dependencies: [
@@ -36,6 +39,12 @@ let package = Package(
             name: "CSQLite",
             pkgConfig: "sqlite3",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        // Thin wrapper over the system libdbus-1 (Debian: libdbus-1-dev), for the Secret Service daemon.
+        .systemLibrary(
+            name: "CDBus",
+            pkgConfig: "dbus-1",
+            providers: [.apt(["libdbus-1-dev"]), .brew(["dbus"])]
         ),
         // Small C shims for system calls Swift cannot call directly (variadic syscall(2) for the
         // kernel keyring, mlock, prctl).
@@ -77,6 +86,9 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The D-Bus layer: connections, names, serving a subtree, calls and signals, and the
+        // conversion of messages to and from `DBusValue`. The only code that touches libdbus.
+        .target(name: "KeychainDBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
             name: "KeychainKit",
             dependencies: ["KeychainServices", "KeychainAuthentication"],
@@ -119,6 +131,7 @@ let package = Package(
         .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus"], swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI's fuzzing stage: builds the libFuzzer targets of Fuzz/ (FuzzQueryParser,
-# FuzzDecoders, FuzzBackup; with AddressSanitizer) and runs each for FUZZ_SECONDS (default 60,
+# FuzzDecoders, FuzzBackup, FuzzDBusMessage; with AddressSanitizer) and runs each for FUZZ_SECONDS (default 60,
 # libFuzzer's -max_total_time) starting from the committed corpus in Fuzz/corpus/. Fails on a
 # crash, a sanitizer report, a failed build, or when the whole stage runs past its time limit.
 # The work is Fuzz/run.sh's; this adds the time limit and puts a crashing input into the log,
@@ -10,7 +10,8 @@
 #   1. its input goes into Fuzz/corpus/<target>/ (named for what it found), so every later run
 #      starts from it;
 #   2. a test replaying it goes into the test target of the code that crashed (for the engine:
-#      Tests/KeychainStoreTests/ReliabilityFuzzRegressionTests.swift), failing until the fix.
+#      Tests/KeychainStoreTests/ReliabilityFuzzRegressionTests.swift; for the D-Bus layer:
+#      Tests/KeychainDBusTests/CodecTests.swift), failing until the fix.
 #   scripts/fuzz-ci.sh                  60 s per target
 #   FUZZ_SECONDS=600 scripts/fuzz-ci.sh
 set -euo pipefail
@@ -18,7 +19,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 # The build (the whole keychain again, instrumented) takes about 6 minutes from nothing on two
 # cores; the targets run one after another.
-limit=$((1800 + 3 * seconds + 300))
+limit=$((1800 + 4 * seconds + 300))
 
 rm -rf Fuzz/artifacts
 status=0

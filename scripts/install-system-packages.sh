@@ -6,8 +6,10 @@
 #   python3-secretstorage        the Secret Service session tests run the real client's crypto
 #                                (/usr/bin/python3 -c 'import secretstorage'), brings python3-cryptography
 #   python3-keyring              the keyring client the Secret Service daemon is checked against
+#   libdbus-1-dev                the Secret Service daemon's D-Bus layer (system libdbus-1)
+#   dbus                         dbus-daemon and dbus-send, for the D-Bus tests' private buses
 set -euo pipefail
-packages=(libsqlite3-dev pkg-config sqlite3 tmux python3-secretstorage python3-keyring)
+packages=(libsqlite3-dev pkg-config sqlite3 tmux python3-secretstorage python3-keyring libdbus-1-dev dbus)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
