@@ -28,10 +28,12 @@ let package = Package(
         // so that Fuzz/ can link it.
         .library(name: "KeychainDBus", targets: ["KeychainDBus"]),
         .executable(name: "keychainctl", targets: ["keychainctl"]),
+        .executable(name: "keychaind", targets: ["keychaind"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
     ],
     targets: [
         // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
@@ -104,6 +106,22 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The Secret Service as D-Bus objects over the collections: the daemon's logic, as a
+        // library so that tests can reach it.
+        .target(
+            name: "KeychainDaemon",
+            dependencies: ["KeychainDBus", "KeychainSecretService", "KeychainStore", .product(name: "Logging", package: "swift-log")],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keychaind",
+            dependencies: [
+                "KeychainDaemon", "KeychainDBus", "KeychainSecretService", "KeychainStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
         // The seed articles' code, with only the import line changed, run by SeedTests.
         .executableTarget(
             name: "seed-keychain-manager",
@@ -132,6 +150,7 @@ let package = Package(
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus"], swiftSettings: strict),
+        .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]

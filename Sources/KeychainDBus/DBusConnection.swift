@@ -97,10 +97,11 @@ package final class DBusConnection: Sendable {
     // MARK: Names
 
     /// DBUS_NAME_FLAG_REPLACE_EXISTING when replace; ALLOW_REPLACEMENT when allowReplacement;
-    /// DO_NOT_QUEUE always.
-    package func requestName(_ name: String, replace: Bool, allowReplacement: Bool) throws -> NameRequest {
+    /// DO_NOT_QUEUE unless `queue` (then a name whose owner does not allow replacement comes to
+    /// this connection when the owner leaves: `.inQueue`).
+    package func requestName(_ name: String, replace: Bool, allowReplacement: Bool, queue: Bool = false) throws -> NameRequest {
         guard DBusCodec.isValid(name, dbus_validate_bus_name) else { throw DBusError.invalidArgs("invalid bus name") }
-        var flags = UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE)
+        var flags = queue ? UInt32(0) : UInt32(DBUS_NAME_FLAG_DO_NOT_QUEUE)
         if replace { flags |= UInt32(DBUS_NAME_FLAG_REPLACE_EXISTING) }
         if allowReplacement { flags |= UInt32(DBUS_NAME_FLAG_ALLOW_REPLACEMENT) }
         var result: Int32 = -1

@@ -41,7 +41,8 @@ package final class KeychainCollection: SecretCollection {
         func consider(_ items: [StoredItem]) {
             for item in items {
                 let record = Self.record(of: item)
-                guard !seen.contains(record.id), attributes.allSatisfy({ record.attributes[$0.key] == $0.value }) else { continue }
+                let searchable = Self.searchableAttributes(record.attributes, of: item.itemClass)
+                guard !seen.contains(record.id), attributes.allSatisfy({ searchable[$0.key] == $0.value }) else { continue }
                 seen.insert(record.id)
                 records.append(record)
             }
@@ -247,6 +248,17 @@ package final class KeychainCollection: SecretCollection {
     private static func unixSeconds(_ value: AttributeValue?) -> UInt64 {
         guard case .date(let sinceReference)? = value else { return 0 }
         return UInt64(max(0, sinceReference + Date.timeIntervalBetween1970AndReferenceDate))
+    }
+
+    /// The attributes a search matches an item by: its own, and for an internet password also
+    /// the network schema's name, since every internet password is a network password. (libsecret
+    /// searches with `xdg:schema` for that schema, git's helper among its users, and must find
+    /// the internet passwords `SecItemAdd` and `keychainctl` wrote too.)
+    static func searchableAttributes(_ attributes: [String: String], of itemClass: ItemClass) -> [String: String] {
+        guard itemClass == .internetPassword, attributes[SecretItemShape.schemaAttribute] == nil else { return attributes }
+        var searchable = attributes
+        searchable[SecretItemShape.schemaAttribute] = SecretItemShape.networkSchema
+        return searchable
     }
 
     /// Index filters for internet passwords, or nil when no internet password can match (the

@@ -48,6 +48,12 @@ import Testing
         #expect(try collection.item(id: created.item.id).attributes == attributes)
         #expect(try collection.search(["server": "git.example.com", "protocol": "https"]).count == 1)
         #expect(try collection.search(["server": "git.example.com", "protocol": "http"]).isEmpty)
+        // libsecret searches with the schema's name; an internet password the keychain's own tools
+        // wrote (no xdg:schema of its own) is a network password all the same.
+        _ = try keychain.file.add(.internetPassword, attributes: [AttributeName.server: .string("plain.example.org"), AttributeName.account: .string("c")],
+                                  secret: Data("p".utf8), identity: .unconfigured)
+        let bySchema = try collection.search(["xdg:schema": "org.gnome.keyring.NetworkPassword", "server": "plain.example.org"])
+        #expect(bySchema.map(\.attributes) == [["server": "plain.example.org", "user": "c"]])
     }
 
     @Test func anyOtherAttributeSetRoundTripsWhole() throws {

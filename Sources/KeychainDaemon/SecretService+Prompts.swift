@@ -1,0 +1,109 @@
+import Foundation
+import KeychainDBus
+import KeychainSecretService
+
+/// A prompt waiting for its client to call `Prompt` (or `Dismiss`).
+struct PendingPrompt {
+    enum Action {
+        /// Unlock these collections, then report these objects as unlocked.
+        case unlock(collections: [String], objects: [String])
+    }
+
+    let owner: String
+    let action: Action
+    /// Set once `Prompt` was called: the prompter is asking, so the prompt cannot start twice.
+    var running = false
+}
+
+/// The `org.freedesktop.Secret.Prompt` objects: how a locked keychain is opened over D-Bus.
+extension SecretService {
+    /// How many wrong passwords one prompt accepts before it gives up.
+    static let promptTries = 3
+
+    /// Makes a prompt owned by `owner`; nil when that client already has too many.
+    func newPrompt(owner: String, action: PendingPrompt.Action) -> String? {
+        state.withLock { state in
+            guard state.prompts.values.filter({ $0.owner == owner }).count < limits.promptsPerClient else { return nil }
+            let id = "p\(state.nextPrompt)"
+            state.nextPrompt += 1
+            state.prompts[id] = PendingPrompt(owner: owner, action: action)
+            return SecretServiceNames.promptPrefix + id
+        }
+    }
+
+    func handlePrompt(_ call: DBusMethodCall, id: String) -> DBusReply {
+        let interface = SecretServiceNames.promptInterface
+        let path = call.path
+        if matches(call, interface, "Prompt") {
+            let action: PendingPrompt.Action? = state.withLock { state in
+                guard var prompt = state.prompts[id], prompt.owner == call.sender, !prompt.running else { return nil }
+                prompt.running = true
+                state.prompts[id] = prompt
+                return prompt.action
+            }
+            guard let action else { return noSuchObject(path) }
+            // The prompter may wait for a person for minutes: never on the dispatch thread.
+            Thread.detachNewThread { [self] in
+                let (dismissed, result) = run(action)
+                state.withLock { _ = $0.prompts.removeValue(forKey: id) }
+                emit(path, interface, "Completed", [.boolean(dismissed), .variant(result)])
+            }
+            return .empty
+        }
+        if matches(call, interface, "Dismiss") {
+            let removed = state.withLock { state -> Bool in
+                guard let prompt = state.prompts[id], prompt.owner == call.sender, !prompt.running else { return false }
+                state.prompts[id] = nil
+                return true
+            }
+            guard removed else { return noSuchObject(path) }
+            emit(path, interface, "Completed", [.boolean(true), .variant(.objectPaths([]))])
+            return .empty
+        }
+        return unknownMethod(call)
+    }
+
+    /// Carries out a prompt's action: whether it was dismissed, and the result the spec wants.
+    private func run(_ action: PendingPrompt.Action) -> (Bool, DBusValue) {
+        switch action {
+        case .unlock(let names, let objects):
+            for name in names {
+                guard let collection = collection(name), collection.isLocked else { continue }
+                guard unlockWithPrompter(collection, label: collection.label) else {
+                    logger.info("an unlock prompt was dismissed", metadata: ["collection": "\(name)"])
+                    return (true, .objectPaths([]))
+                }
+                emitLockedChanged(name)
+            }
+            let unlocked = objects.filter { path in owningCollection(path).flatMap(collection).map { !$0.isLocked } ?? false }
+            return (false, .objectPaths(unlocked))
+        }
+    }
+
+    /// Asks for the keychain password until it opens the collection, the person gives up, or
+    /// the tries run out. True when the collection ended up unlocked.
+    private func unlockWithPrompter(_ collection: any SecretCollection, label: String) -> Bool {
+        var error: String?
+        for _ in 0..<Self.promptTries {
+            let request = PasswordRequest(
+                description: "An application wants to use the keychain \u{201C}\(label)\u{201D}, which is locked. Enter its password to unlock it.",
+                error: error)
+            switch prompter.askPassword(request) {
+            case .password(let password):
+                do {
+                    try collection.unlock(password: password)
+                    return !collection.isLocked
+                } catch {
+                    logger.notice("a wrong keychain password was typed at a prompt")
+                }
+                error = "That is not the keychain's password. Try again."
+            case .cancelled:
+                return false
+            case .unavailable(let reason):
+                logger.warning("no prompt could be shown", metadata: ["reason": "\(reason)"])
+                return false
+            }
+        }
+        return false
+    }
+}

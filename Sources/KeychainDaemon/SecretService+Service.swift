@@ -1,0 +1,201 @@
+import Foundation
+import KeychainDBus
+import KeychainSecretService
+
+/// The `org.freedesktop.Secret.Service` interface at `/org/freedesktop/secrets`.
+extension SecretService {
+    func handleService(_ call: DBusMethodCall) -> DBusReply {
+        let service = SecretServiceNames.serviceInterface
+        let arguments = call.arguments
+        if matches(call, service, "OpenSession") {
+            return openSession(call, algorithm: arguments[0].stringValue ?? "", input: arguments[1].unwrapped)
+        }
+        if matches(call, service, "SearchItems") {
+            guard let attributes = arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
+            return searchAllCollections(attributes)
+        }
+        if matches(call, service, "GetSecrets") {
+            guard let items = arguments[0].objectPathList, let session = arguments[1].objectPathValue else {
+                return .invalidArguments("expected ao and o")
+            }
+            return getSecrets(items, session: session, caller: call.sender)
+        }
+        if matches(call, service, "Unlock") {
+            guard let objects = arguments[0].objectPathList else { return .invalidArguments("expected ao") }
+            return unlock(objects, caller: call.sender)
+        }
+        if matches(call, service, "Lock") {
+            guard let objects = arguments[0].objectPathList else { return .invalidArguments("expected ao") }
+            return lock(objects)
+        }
+        if matches(call, service, "ReadAlias") {
+            let alias = arguments[0].stringValue ?? ""
+            let name = resolve(.alias(alias))
+            return .values([.objectPath(name.map(SecretObjectPath.collectionPath) ?? SecretServiceNames.noObject)])
+        }
+        if matches(call, service, "SetAlias") {
+            return setAlias(arguments[0].stringValue ?? "", to: arguments[1].objectPathValue ?? "")
+        }
+        if matches(call, service, "CreateCollection") {
+            guard let properties = arguments[0].propertyDictionary else { return .invalidArguments("expected a{sv}") }
+            return createCollection(properties, alias: arguments[1].stringValue ?? "")
+        }
+        return unknownMethod(call)
+    }
+
+    private func openSession(_ call: DBusMethodCall, algorithm name: String, input: DBusValue) -> DBusReply {
+        guard let algorithm = SessionAlgorithm(name: name) else {
+            return .failure(SecretServiceError.notSupported, "The algorithm '\(name)' is not supported")
+        }
+        let clientInput: Data
+        switch (algorithm, input) {
+        case (.plain, .string): clientInput = Data()
+        case (.plain, _): return .invalidArguments("the plain algorithm takes an empty string")
+        case (_, .bytes(let bytes)): clientInput = bytes
+        default: return .invalidArguments("this algorithm takes the client's public key as bytes (ay)")
+        }
+        let negotiated: (session: SecretSession, output: Data)
+        do {
+            negotiated = try SecretSession.negotiate(algorithm, clientInput: clientInput)
+        } catch {
+            return .invalidArguments("the client's public key is not acceptable")
+        }
+        let id: String? = state.withLock { state in
+            guard state.sessions.values.filter({ $0.owner == call.sender }).count < limits.sessionsPerClient else { return nil }
+            let id = String(state.nextSession)
+            state.nextSession += 1
+            state.sessions[id] = OpenSession(owner: call.sender, cipher: negotiated.session)
+            return id
+        }
+        guard let id else {
+            return .failure(SecretServiceError.failed, "Too many open sessions for this client: close some first")
+        }
+        let output: DBusValue = algorithm == .plain ? .string("") : .bytes(negotiated.output)
+        return .values([.variant(output), .objectPath(SecretServiceNames.sessionPrefix + id)])
+    }
+
+    /// The session at `path` if `caller` opened it.
+    func session(_ path: String, caller: String) -> SecretSession? {
+        guard case .session(let id)? = SecretObjectPath(path) else { return nil }
+        return state.withLock { state in
+            guard let session = state.sessions[id], session.owner == caller else { return nil }
+            return session.cipher
+        }
+    }
+
+    private func searchAllCollections(_ attributes: [String: String]) -> DBusReply {
+        var unlocked: [String] = []
+        var locked: [String] = []
+        let collections = state.withLock { state in state.collectionOrder.compactMap { name in state.collections[name].map { (name, $0) } } }
+        for (name, collection) in collections {
+            do {
+                let paths = try collection.search(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
+                if collection.isLocked { locked += paths } else { unlocked += paths }
+            } catch .locked {
+                continue  // a locked keychain cannot read its items' attributes; nothing to list
+            } catch {
+                return reply(for: error, path: SecretObjectPath.collectionPath(name))
+            }
+        }
+        return .values([.objectPaths(unlocked), .objectPaths(locked)])
+    }
+
+    private func getSecrets(_ items: [String], session sessionPath: String, caller: String) -> DBusReply {
+        guard let session = session(sessionPath, caller: caller) else {
+            return .failure(SecretServiceError.noSession, "No session \(sessionPath) for this client")
+        }
+        var entries: [DBusValue] = []
+        for path in items {
+            guard case .item(let reference, let id)? = SecretObjectPath(path), let name = resolve(reference),
+                  let collection = collection(name) else { continue }
+            // Items that are locked or gone are left out, as the spec says.
+            guard let secret = try? collection.secret(id: id),
+                  let encoded = try? session.encode(secret.bytes) else { continue }
+            entries.append(.dictEntry(.objectPath(path), .secret(session: sessionPath, parameters: encoded.parameters,
+                                                                 value: encoded.value, contentType: secret.contentType)))
+        }
+        return .values([.array(elementSignature: "{o(oayays)}", entries)])
+    }
+
+    /// The collection an object (a collection or an item) belongs to.
+    func owningCollection(_ path: String) -> String? {
+        switch SecretObjectPath(path) {
+        case .collection(let reference)?, .item(let reference, _)?: return resolve(reference)
+        default: return nil
+        }
+    }
+
+    private func unlock(_ objects: [String], caller: String) -> DBusReply {
+        var unlocked: [String] = []
+        var waiting: [String] = []
+        var lockedCollections: [String] = []
+        for path in objects {
+            guard let name = owningCollection(path), let collection = collection(name) else { continue }
+            if collection.isLocked {
+                waiting.append(path)
+                if !lockedCollections.contains(name) { lockedCollections.append(name) }
+            } else {
+                unlocked.append(path)
+            }
+        }
+        guard !waiting.isEmpty else { return .values([.objectPaths(unlocked), .objectPath(SecretServiceNames.noObject)]) }
+        guard let prompt = newPrompt(owner: caller, action: .unlock(collections: lockedCollections, objects: waiting)) else {
+            return .failure(SecretServiceError.failed, "Too many prompts are waiting for this client")
+        }
+        return .values([.objectPaths(unlocked), .objectPath(prompt)])
+    }
+
+    private func lock(_ objects: [String]) -> DBusReply {
+        var locked: [String] = []
+        for path in objects {
+            guard let name = owningCollection(path), let collection = collection(name) else { continue }
+            do {
+                try collection.lock()
+                if collection.isLocked {
+                    locked.append(path)
+                    emitLockedChanged(name)
+                }
+            } catch {
+                return reply(for: error, path: path)
+            }
+        }
+        return .values([.objectPaths(locked), .objectPath(SecretServiceNames.noObject)])
+    }
+
+    func emitLockedChanged(_ name: String) {
+        guard let collection = collection(name) else { return }
+        emit(SecretObjectPath.collectionPath(name), SecretServiceNames.propertiesInterface, "PropertiesChanged",
+             [.string(SecretServiceNames.collectionInterface), .properties([("Locked", .boolean(collection.isLocked))]),
+              .array(elementSignature: "s", [])])
+        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionChanged",
+             [.objectPath(SecretObjectPath.collectionPath(name))])
+    }
+
+    private func setAlias(_ alias: String, to path: String) -> DBusReply {
+        guard !alias.isEmpty, alias.utf8.allSatisfy(Introspection.isPathElementByte) else {
+            return .invalidArguments("an alias is made of letters, digits and underscores")
+        }
+        guard SecretServiceNames.builtInAliases[alias] == nil else {
+            return .failure(SecretServiceError.notSupported, "The alias '\(alias)' is fixed to the login keychain or the session")
+        }
+        if path == SecretServiceNames.noObject {
+            state.withLock { $0.aliases[alias] = nil }
+            return .empty
+        }
+        guard case .collection(let reference)? = SecretObjectPath(path), let name = resolve(reference) else {
+            return noSuchObject(path)
+        }
+        state.withLock { $0.aliases[alias] = name }
+        return .empty
+    }
+
+    /// Collections are keychains; a new one is not made over D-Bus (`keychainctl create-keychain`
+    /// does that). Asking for an existing alias returns that collection, as the spec wants.
+    private func createCollection(_ properties: [String: DBusValue], alias: String) -> DBusReply {
+        if !alias.isEmpty, let name = resolve(.alias(alias)) {
+            return .values([.objectPath(SecretObjectPath.collectionPath(name)), .objectPath(SecretServiceNames.noObject)])
+        }
+        return .failure(SecretServiceError.notSupported,
+                        "New collections are keychains: create one with 'keychainctl create-keychain'")
+    }
+}

@@ -1,0 +1,192 @@
+import Foundation
+package import KeychainDBus
+package import KeychainSecretService
+package import Logging
+import Synchronization
+
+/// The Secret Service as D-Bus objects: one handler for every path under
+/// `/org/freedesktop/secrets`, over the collections it is given (the login keychain and the
+/// in-memory `session` collection).
+///
+/// Calls are answered on the connection's dispatch thread, one at a time; each is a few keychain
+/// operations. The one thing that waits for a person, a prompt, runs on a thread of its own and
+/// reports through the `Completed` signal.
+package final class SecretService: Sendable {
+    let connection: DBusConnection
+    let logger: Logger
+    let prompter: any PasswordPrompter
+    let state: Mutex<ServiceState>
+    let limits: Limits
+
+    /// Bounds on what one client may make the daemon hold or do.
+    package struct Limits: Sendable {
+        package var attributesPerItem = 256
+        package var attributeBytes = 64 * 1024
+        package var secretBytes = 16 * 1024 * 1024
+        package var sessionsPerClient = 64
+        package var promptsPerClient = 16
+
+        package init() {}
+    }
+
+    /// - Parameters:
+    ///   - collections: name and collection, in the order `Collections` lists them; must include
+    ///     ``SecretServiceNames/loginCollection`` and ``SecretServiceNames/sessionCollection``.
+    package init(connection: DBusConnection, collections: [(String, any SecretCollection)], prompter: any PasswordPrompter,
+                 logger: Logger, limits: Limits = Limits()) {
+        self.connection = connection
+        self.prompter = prompter
+        self.logger = logger
+        self.limits = limits
+        self.state = Mutex(ServiceState(collections: collections))
+    }
+
+    /// Starts answering calls under the service's root and forgetting the sessions and prompts of
+    /// clients that leave the bus.
+    package func register() throws {
+        try connection.serve(subtree: SecretServiceNames.root) { [self] call in handle(call) }
+        connection.onPeerDisconnected { [self] peer in forget(peer: peer) }
+    }
+
+    /// Answers one call. Never traps on what a client sends: a malformed call gets the spec's
+    /// error, and nothing changes.
+    package func handle(_ call: DBusMethodCall) -> DBusReply {
+        guard let object = SecretObjectPath(call.path) else {
+            return .failure(SecretServiceError.unknownObject, "No object at \(call.path)")
+        }
+        switch call.interface {
+        case SecretServiceNames.introspectableInterface?:
+            guard matches(call, SecretServiceNames.introspectableInterface, "Introspect") else { return unknownMethod(call) }
+            return .values([.string(Introspection.document(for: object))])
+        case SecretServiceNames.propertiesInterface?:
+            return handleProperties(call, object)
+        default:
+            break
+        }
+        switch object {
+        case .service:
+            return handleService(call)
+        case .collection(let reference):
+            guard let name = resolve(reference) else { return noSuchObject(call.path) }
+            return handleCollection(call, name: name)
+        case .item(let reference, let id):
+            guard let name = resolve(reference) else { return noSuchObject(call.path) }
+            return handleItem(call, collection: name, id: id)
+        case .session(let id):
+            return handleSession(call, id: id)
+        case .prompt(let id):
+            return handlePrompt(call, id: id)
+        }
+    }
+
+    // MARK: Shared helpers
+
+    /// The collection a name or alias stands for, if it exists.
+    func resolve(_ reference: SecretObjectPath.CollectionReference) -> String? {
+        state.withLock { $0.resolve(reference) }
+    }
+
+    func collection(_ name: String) -> (any SecretCollection)? {
+        state.withLock { $0.collections[name] }
+    }
+
+    /// Whether the call is for `interface` (or names none) and `member`, with the arguments
+    /// ``SecretServiceMethods`` lists for it.
+    func matches(_ call: DBusMethodCall, _ interface: String, _ member: String) -> Bool {
+        (call.interface == nil || call.interface == interface) && call.member == member
+            && call.signature == SecretServiceMethods.signature(interface, member)
+    }
+
+    /// The reply to a call no handler took: `InvalidArgs` for a method we have, called with the
+    /// wrong arguments; `UnknownMethod` otherwise.
+    func unknownMethod(_ call: DBusMethodCall) -> DBusReply {
+        let interfaces = call.interface.map { [$0] } ?? Array(SecretServiceMethods.signatures.keys)
+        if let expected = interfaces.lazy.compactMap({ SecretServiceMethods.signature($0, call.member) }).first {
+            return .invalidArguments("\(call.member) takes arguments of signature '\(expected)', not '\(call.signature)'")
+        }
+        return .failure(SecretServiceError.unknownMethod, "No method \(call.member) on \(call.interface ?? "any interface") at \(call.path)")
+    }
+
+    func noSuchObject(_ path: String) -> DBusReply {
+        .failure(SecretServiceError.noSuchObject, "No such object: \(path)")
+    }
+
+    /// The reply for a collection's refusal. Messages never include an item's contents.
+    func reply(for error: SecretCollectionError, path: String) -> DBusReply {
+        switch error {
+        case .locked: return .failure(SecretServiceError.isLocked, "The collection is locked: unlock it first (\(path))")
+        case .noSuchItem: return noSuchObject(path)
+        case .invalidArguments(let message): return .invalidArguments(message)
+        case .failed(let message): return .failure(SecretServiceError.failed, message)
+        }
+    }
+
+    /// Sends a signal; a failure is logged, never passed to the caller whose call caused it.
+    func emit(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+        do {
+            try connection.emitSignal(path: path, interface: interface, member: member, arguments: arguments)
+        } catch {
+            logger.warning("could not send the signal", metadata: ["signal": "\(interface).\(member)"])
+        }
+    }
+
+    /// Tells listeners that a collection's items changed (its `Items` and `Modified`).
+    func collectionChanged(_ name: String, item: String, member: String) {
+        let path = SecretObjectPath.collectionPath(name)
+        emit(path, SecretServiceNames.collectionInterface, member, [.objectPath(item)])
+        emit(path, SecretServiceNames.propertiesInterface, "PropertiesChanged",
+             [.string(SecretServiceNames.collectionInterface), .properties([]),
+              .array(elementSignature: "s", [.string("Items"), .string("Modified")])])
+    }
+
+    private func forget(peer: String) {
+        let (sessions, prompts) = state.withLock { $0.forget(peer: peer) }
+        if sessions + prompts > 0 {
+            logger.debug("a client left", metadata: ["sessions": "\(sessions)", "prompts": "\(prompts)"])
+        }
+    }
+}
+
+/// What the service holds between calls.
+struct ServiceState {
+    /// Collections by name, and the order `Collections` lists them in.
+    var collections: [String: any SecretCollection] = [:]
+    var collectionOrder: [String] = []
+    /// Aliases a client set (the built-in ones are ``SecretServiceNames/builtInAliases``).
+    var aliases: [String: String] = [:]
+    var sessions: [String: OpenSession] = [:]
+    var prompts: [String: PendingPrompt] = [:]
+    var nextSession = 1
+    var nextPrompt = 1
+
+    init(collections: [(String, any SecretCollection)]) {
+        for (name, collection) in collections {
+            self.collections[name] = collection
+            collectionOrder.append(name)
+        }
+    }
+
+    func resolve(_ reference: SecretObjectPath.CollectionReference) -> String? {
+        switch reference {
+        case .name(let name):
+            return collections[name] == nil ? nil : name
+        case .alias(let alias):
+            guard let name = aliases[alias] ?? SecretServiceNames.builtInAliases[alias], collections[name] != nil else { return nil }
+            return name
+        }
+    }
+
+    mutating func forget(peer: String) -> (sessions: Int, prompts: Int) {
+        let sessionIDs = sessions.filter { $0.value.owner == peer }.map(\.key)
+        let promptIDs = prompts.filter { $0.value.owner == peer && !$0.value.running }.map(\.key)
+        for id in sessionIDs { sessions[id] = nil }
+        for id in promptIDs { prompts[id] = nil }
+        return (sessionIDs.count, promptIDs.count)
+    }
+}
+
+/// A session a client opened: its cipher, and who may use it.
+struct OpenSession {
+    let owner: String
+    let cipher: SecretSession
+}

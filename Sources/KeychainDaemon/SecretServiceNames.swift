@@ -1,0 +1,46 @@
+/// The names the Secret Service specification fixes: the bus name, object paths, interfaces and
+/// error names. Defined once; the handlers refer to them by these names.
+package enum SecretServiceNames {
+    package static let busName = "org.freedesktop.secrets"
+    package static let root = "/org/freedesktop/secrets"
+    package static let collectionPrefix = root + "/collection/"
+    package static let aliasPrefix = root + "/aliases/"
+    package static let sessionPrefix = root + "/session/"
+    package static let promptPrefix = root + "/prompt/"
+    /// The path that means "none" (no prompt needed, no such alias).
+    package static let noObject = "/"
+
+    package static let serviceInterface = "org.freedesktop.Secret.Service"
+    package static let collectionInterface = "org.freedesktop.Secret.Collection"
+    package static let itemInterface = "org.freedesktop.Secret.Item"
+    package static let sessionInterface = "org.freedesktop.Secret.Session"
+    package static let promptInterface = "org.freedesktop.Secret.Prompt"
+    package static let propertiesInterface = "org.freedesktop.DBus.Properties"
+    package static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+
+    /// Property names as `CreateItem` and `CreateCollection` receive them.
+    package static let itemLabelProperty = itemInterface + ".Label"
+    package static let itemAttributesProperty = itemInterface + ".Attributes"
+    package static let collectionLabelProperty = collectionInterface + ".Label"
+
+    /// The collection names this daemon always serves.
+    package static let loginCollection = "login"
+    package static let sessionCollection = "session"
+    /// Aliases every client expects: `default` and `login` are the login keychain.
+    package static let builtInAliases = ["default": loginCollection, "login": loginCollection, "session": sessionCollection]
+}
+
+/// The error names a reply may carry (the spec's own, then D-Bus's standard ones).
+package enum SecretServiceError {
+    package static let isLocked = "org.freedesktop.Secret.Error.IsLocked"
+    package static let noSession = "org.freedesktop.Secret.Error.NoSession"
+    package static let noSuchObject = "org.freedesktop.Secret.Error.NoSuchObject"
+    package static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
+    package static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
+    package static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+    package static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
+    package static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
+    package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
+    package static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
+    package static let failed = "org.freedesktop.DBus.Error.Failed"
+}

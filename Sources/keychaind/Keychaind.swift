@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import KeychainDaemon
+import KeychainDBus
+import KeychainSecretService
+import KeychainStore
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `keychaind`: serves the keychain as the session's Secret Service (`org.freedesktop.secrets`).
+@main
+struct Keychaind: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keychaind",
+        abstract: "Serve the keychain to every program of the session as the freedesktop Secret Service.",
+        discussion: """
+        Connects to the session bus named by DBUS_SESSION_BUS_ADDRESS, takes the name \
+        org.freedesktop.secrets and serves, until SIGTERM or SIGINT, the login keychain (the same \
+        file keychainctl and the library use, SWIFT_KEYCHAIN_PATH or the default) as the collection \
+        'login', with the aliases 'default' and 'login', and an in-memory collection 'session'. \
+        Only items of the shared access group are served. A locked keychain is unlocked through \
+        pinentry (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on the PATH). Logs go to standard error.
+        """)
+
+    @Flag(help: "Take the name over from the provider that has it (gnome-keyring, KeePassXC, …).")
+    var replace = false
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
+    var logLevel: String = "info"
+
+    func run() throws {
+        guard let level = Logger.Level(rawValue: logLevel) else {
+            throw ValidationError("unknown log level '\(logLevel)'")
+        }
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGTERM)
+        sigaddset(&stopSignals, SIGINT)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "keychaind")
+        let path = KeychainPaths.defaultKeychain()
+        let file: KeychainFile
+        do {
+            file = try KeychainFile.open(at: path)
+        } catch {
+            logger.critical("the keychain could not be opened", metadata: ["path": "\(path.path)", "status": "\(error.status)"])
+            throw ExitCode(1)
+        }
+        let connection: DBusConnection
+        do {
+            connection = try DBusConnection.session()
+        } catch {
+            logger.critical("no session bus: is DBUS_SESSION_BUS_ADDRESS set?", metadata: ["error": "\(error)"])
+            throw ExitCode(1)
+        }
+        let service = SecretService(
+            connection: connection,
+            collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: "Login")),
+                          (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))],
+            prompter: PinentryPrompter(), logger: logger)
+        try service.register()
+        connection.onNameLost { name in
+            logger.notice("another provider took the name over; stopping", metadata: ["name": "\(name)"])
+            connection.stop()
+        }
+        // With --replace: take the name, or, from a provider that does not allow that
+        // (gnome-keyring), wait in the bus's queue and serve as soon as it leaves.
+        switch try connection.requestName(SecretServiceNames.busName, replace: replace, allowReplacement: true, queue: replace) {
+        case .primaryOwner, .alreadyOwner:
+            break
+        case .inQueue:
+            logger.notice("another provider owns \(SecretServiceNames.busName) and does not allow replacement; waiting for it to leave")
+        case .exists:
+            logger.critical("another provider owns \(SecretServiceNames.busName); run with --replace to take it over")
+            throw ExitCode(1)
+        }
+        // SIGTERM and SIGINT are taken by one thread with sigwait, so they are blocked
+        // everywhere else (threads started from here on inherit the mask). This also works when
+        // a parent started us with them blocked.
+        let waited = stopSignals
+        let waiter = Thread {
+            var signals = waited
+            var signalNumber: Int32 = 0
+            guard sigwait(&signals, &signalNumber) == 0 else { return }
+            logger.info("stopping on a signal", metadata: ["signal": "\(signalNumber)"])
+            connection.stop()
+        }
+        waiter.start()
+        logger.info("serving", metadata: ["name": "\(SecretServiceNames.busName)", "keychain": "\(path.path)"])
+        // Calls are answered one at a time on this thread; stop() lets the one in progress finish,
+        // so a signal never interrupts a write halfway (each is one keychain transaction anyway).
+        connection.run()
+        logger.info("stopped")
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// How keychaind starts, shares the bus name, and stops.
+@Suite struct DaemonLifecycleTests {
+    @Test func exitsCleanlyOnSIGTERM() throws {
+        let sandbox = try DaemonSandbox()
+        #expect(try sandbox.owner(of: "org.freedesktop.secrets") != nil)
+        #expect(sandbox.stop() == 0, "\(sandbox.log)")
+        #expect(sandbox.log.contains("stopped"))
+    }
+
+    @Test func refusesToStartWhileAnotherProviderServes() throws {
+        let sandbox = try DaemonSandbox(.gnomeKeyring)
+        let second = try sandbox.run(try BuiltProduct.url("keychaind").path, [])
+        #expect(second.status == 1)
+        #expect(second.stderr.contains("--replace"), "\(second)")
+    }
+
+    /// gnome-keyring does not let its name be taken over, so `--replace` queues for it and
+    /// serves as soon as gnome-keyring is gone.
+    @Test func replaceQueuesBehindGnomeKeyringAndServesWhenItLeaves() throws {
+        let sandbox = try DaemonSandbox(.gnomeKeyring)
+        let gnome = try sandbox.owner(of: "org.freedesktop.secrets")
+        let ours = Process()
+        ours.executableURL = try BuiltProduct.url("keychaind")
+        ours.arguments = ["--replace"]
+        ours.environment = sandbox.environment
+        ours.standardError = FileHandle.nullDevice
+        try ours.run()
+        defer { kill(ours.processIdentifier, SIGTERM); _ = ours.waitForExit() }
+        usleep(500_000)
+        #expect(ours.isRunning, "keychaind --replace gave up instead of queueing")
+        #expect(try sandbox.owner(of: "org.freedesktop.secrets") == gnome)
+        sandbox.stop()
+        var owner = gnome
+        for _ in 0..<250 where owner == gnome {
+            usleep(20_000)
+            owner = try sandbox.owner(of: "org.freedesktop.secrets")
+        }
+        #expect(owner != nil && owner != gnome)
+        // And it serves: a store and lookup go to the keychain.
+        #expect(try sandbox.secretTool(["store", "--label", "x", "service", "s", "username", "u"], stdin: "v").status == 0)
+        #expect(try sandbox.keychainctl(["find-generic-password", "-s", "s", "-a", "u", "-w"]).stdout == "v\n")
+    }
+
+    @Test func helpDescribesTheDaemon() throws {
+        let sandbox = try DaemonSandbox(nil)
+        let help = try sandbox.run(try BuiltProduct.url("keychaind").path, ["--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("org.freedesktop.secrets"))
+        #expect(help.stdout.contains("--replace"))
+    }
+}
+
+/// The activation file the project ships starts keychaind when a client first calls.
+@Suite struct DaemonActivationTests {
+    @Test func shippedActivationFileStartsKeychaindOnFirstUse() throws {
+        let services = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-services-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: services, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: services) }
+        let template = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("dist/dbus/org.freedesktop.secrets.service.in")
+        let text = try String(contentsOf: template, encoding: .utf8)
+            .replacingOccurrences(of: "@KEYCHAIND@", with: try BuiltProduct.url("keychaind").path)
+        try text.write(to: services.appendingPathComponent("org.freedesktop.secrets.service"), atomically: true, encoding: .utf8)
+
+        let sandbox = try DaemonSandbox(nil, serviceDirectory: services)
+        #expect(try sandbox.owner(of: "org.freedesktop.secrets") == nil)
+        let stored = try sandbox.secretTool(["store", "--label", "x", "service", "activated", "username", "u"], stdin: "v")
+        #expect(stored.status == 0, "\(stored)")
+        let owner = try #require(try sandbox.owner(of: "org.freedesktop.secrets"))
+        // The activated daemon serves the sandbox's keychain, not the test runner's.
+        #expect(try sandbox.keychainctl(["find-generic-password", "-s", "activated", "-a", "u", "-w"]).stdout == "v\n")
+        let pid = try sandbox.run("/usr/bin/dbus-send", ["--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                         "org.freedesktop.DBus.GetConnectionUnixProcessID", "string:\(owner)"])
+        if let number = pid.stdout.split(separator: " ").last.flatMap({ Int32($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) {
+            kill(number, SIGTERM)
+        }
+    }
+}

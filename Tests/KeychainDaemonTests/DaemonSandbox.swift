@@ -1,0 +1,232 @@
+import Foundation
+import KeychainTestSupport
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What one run of a client program left.
+struct ClientResult: Sendable, CustomStringConvertible {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+
+    var description: String { "exit \(status)\nstdout: \(stdout)\nstderr: \(stderr)" }
+}
+
+/// A private session bus with keychaind serving a private keychain on it, as a user's session
+/// would have, and nothing else: no gnome-keyring, no service activation. Clients run by
+/// ``run(_:_:stdin:)`` see only this bus and this keychain.
+final class DaemonSandbox: @unchecked Sendable {
+    // @unchecked: the processes are started in init and only stopped in stop()/deinit.
+    let home: URL
+    let busAddress: String
+    private let bus: Process
+    private(set) var daemon: Process?
+    private var daemonIsKeychaind = true
+    private var daemonLog: URL { home.appendingPathComponent("keychaind.log") }
+
+    /// Which program serves the Secret Service in a sandbox.
+    enum Provider {
+        case keychaind
+        /// The real gnome-keyring-daemon (secrets component, unlocked), for comparisons.
+        case gnomeKeyring
+    }
+
+    /// - Parameters:
+    ///   - provider: what to start on the bus (nil: nothing yet).
+    ///   - serviceDirectory: a folder of D-Bus activation files the bus may start services from.
+    init(_ provider: Provider? = .keychaind, extraEnvironment: [String: String] = [:], serviceDirectory: URL? = nil) throws {
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        // A bus of our own with no service files, so no other provider can be activated on it.
+        let config = home.appendingPathComponent("bus.conf")
+        try """
+        <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+         "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+        <busconfig>
+          <type>session</type>
+          <listen>unix:dir=\(home.path)</listen>
+          <auth>EXTERNAL</auth>
+        \(serviceDirectory.map { "  <servicedir>\($0.path)</servicedir>" } ?? "")
+          <policy context="default">
+            <allow send_destination="*" eavesdrop="true"/>
+            <allow eavesdrop="true"/>
+            <allow own="*"/>
+          </policy>
+        </busconfig>
+        """.write(to: config, atomically: true, encoding: .utf8)
+        bus = Process()
+        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
+        bus.arguments = ["--config-file=\(config.path)", "--nofork", "--print-address=1"]
+        let addressPipe = Pipe()
+        bus.standardOutput = addressPipe
+        bus.standardError = FileHandle.nullDevice
+        // Services the bus starts inherit this environment: the sandbox's, never the test runner's home.
+        bus.environment = Self.baseEnvironment(home)
+        try bus.run()
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
+            let chunk = addressPipe.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            line += chunk
+        }
+        busAddress = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        try #require(!busAddress.isEmpty, "dbus-daemon printed no address")
+        switch provider {
+        case .keychaind?: try start(extraEnvironment: extraEnvironment)
+        case .gnomeKeyring?: try startGnomeKeyring()
+        case nil: break
+        }
+    }
+
+    deinit {
+        stop()
+        // SIGKILL: the test runner starts children with SIGTERM blocked, and the bus holds nothing.
+        if bus.isRunning { kill(bus.processIdentifier, SIGKILL); _ = bus.waitForExit() }
+        try? FileManager.default.removeItem(at: home)
+    }
+
+    /// The environment every program of this sandbox runs with.
+    var environment: [String: String] {
+        Self.baseEnvironment(home).merging(["DBUS_SESSION_BUS_ADDRESS": busAddress]) { $1 }
+    }
+
+    private static func baseEnvironment(_ home: URL) -> [String: String] {
+        [
+            "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
+            "HOME": home.path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_RUNTIME_DIR": home.path,
+            "LANG": "C.UTF-8",
+        ]
+    }
+
+    /// Starts keychaind and waits until it owns the Secret Service's name.
+    func start(arguments: [String] = [], extraEnvironment: [String: String] = [:]) throws {
+        daemonIsKeychaind = true
+        try launch(try BuiltProduct.url("keychaind"), arguments, environment: environment.merging(extraEnvironment) { $1 })
+    }
+
+    /// Starts gnome-keyring-daemon as the provider, unlocked with a throwaway password.
+    func startGnomeKeyring() throws {
+        daemonIsKeychaind = false
+        try launch(URL(fileURLWithPath: "/usr/bin/gnome-keyring-daemon"), ["--foreground", "--unlock", "--components=secrets"],
+                   environment: environment, stdin: "sandbox-password")
+    }
+
+    private func launch(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil) throws {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        _ = FileManager.default.createFile(atPath: daemonLog.path, contents: nil)
+        process.standardError = try FileHandle(forWritingTo: daemonLog)
+        process.standardOutput = FileHandle.nullDevice
+        if let stdin {
+            let input = home.appendingPathComponent("daemon-stdin")
+            _ = FileManager.default.createFile(atPath: input.path, contents: Data(stdin.utf8))
+            process.standardInput = try FileHandle(forReadingFrom: input)
+        }
+        try process.run()
+        daemon = process
+        for _ in 0..<500 {
+            if try owner(of: "org.freedesktop.secrets") != nil { return }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        Issue.record("\(executable.lastPathComponent) did not take org.freedesktop.secrets:\n\(log)")
+        throw SandboxError.daemonDidNotStart
+    }
+
+    /// Stops the provider and returns its exit status (nil if it was not running). keychaind
+    /// gets SIGTERM, and must exit on it within ten seconds; gnome-keyring gets SIGKILL, because
+    /// children of the test runner start with SIGTERM blocked and it does not unblock it.
+    @discardableResult
+    func stop() -> Int32? {
+        guard let daemon, daemon.isRunning else { return nil }
+        self.daemon = nil
+        guard daemonIsKeychaind else {
+            kill(daemon.processIdentifier, SIGKILL)
+            return daemon.waitForExit().terminationStatus
+        }
+        kill(daemon.processIdentifier, SIGTERM)
+        for _ in 0..<1000 where daemon.isRunning { usleep(10_000) }
+        if daemon.isRunning {
+            Issue.record("keychaind did not exit within 10 s of SIGTERM:\n\(log)")
+            kill(daemon.processIdentifier, SIGKILL)
+        }
+        return daemon.waitForExit().terminationStatus
+    }
+
+    /// What keychaind wrote to standard error.
+    var log: String { (try? String(contentsOf: daemonLog, encoding: .utf8)) ?? "" }
+
+    /// The unique name owning `name` on the bus, or nil.
+    func owner(of name: String) throws -> String? {
+        let result = try run("/usr/bin/dbus-send", ["--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                     "org.freedesktop.DBus.GetNameOwner", "string:\(name)"])
+        guard result.status == 0 else { return nil }
+        return result.stdout.split(separator: "\"").dropFirst().first.map(String.init)
+    }
+
+    /// Runs a client program on this bus; `stdin` is fed from a file.
+    @discardableResult
+    func run(_ executable: String, _ arguments: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> ClientResult {
+        let id = UUID().uuidString
+        let inURL = home.appendingPathComponent("in-\(id)"), outURL = home.appendingPathComponent("out-\(id)"),
+            errURL = home.appendingPathComponent("err-\(id)")
+        defer { for url in [inURL, outURL, errURL] { try? FileManager.default.removeItem(at: url) } }
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(stdin.utf8))
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment.merging(extra) { $1 }
+        process.currentDirectoryURL = home
+        process.standardInput = try FileHandle(forReadingFrom: inURL)
+        process.standardOutput = try FileHandle(forWritingTo: outURL)
+        process.standardError = try FileHandle(forWritingTo: errURL)
+        try process.run()
+        let exit = process.waitForExit()
+        return ClientResult(status: exit.terminationStatus,
+                            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+    }
+
+    /// Runs Debian's Python (the one that has python3-keyring and python3-secretstorage) on a script.
+    @discardableResult
+    func python(_ script: String, stdin: String = "") throws -> ClientResult {
+        try run("/usr/bin/python3", ["-c", script], stdin: stdin)
+    }
+
+    /// Runs the keychainctl built beside the tests, on this sandbox's keychain.
+    @discardableResult
+    func keychainctl(_ arguments: [String], stdin: String = "") throws -> ClientResult {
+        try run(try BuiltProduct.url("keychainctl").path, arguments, stdin: stdin)
+    }
+
+    /// Runs secret-tool (Debian's libsecret-tools).
+    @discardableResult
+    func secretTool(_ arguments: [String], stdin: String = "") throws -> ClientResult {
+        try run("/usr/bin/secret-tool", arguments, stdin: stdin)
+    }
+
+    enum SandboxError: Error { case daemonDidNotStart }
+}
+
+/// Finds an executable product that `swift build` put next to the test bundle.
+enum BuiltProduct {
+    static func url(_ name: String) throws -> URL {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent(name),
+            Bundle.main.bundleURL.appendingPathComponent(name),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/\(name)"),
+        ]
+        let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        return try #require(found, "\(name) is not built; run `swift build --build-tests` first")
+    }
+}
