@@ -13,7 +13,7 @@ extension SecretService {
                 let records = try collection.search(attributes)
                 return .values([.objectPaths(records.map { SecretObjectPath.itemPath(collection: name, id: $0.id) })])
             } catch .locked {
-                return .values([.objectPaths([])])
+                return .values([.objectPaths(collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
             } catch {
                 return reply(for: error, path: call.path)
             }

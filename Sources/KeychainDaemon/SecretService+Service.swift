@@ -92,7 +92,8 @@ extension SecretService {
                 let paths = try collection.search(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
                 if collection.isLocked { locked += paths } else { unlocked += paths }
             } catch .locked {
-                continue  // a locked keychain cannot read its items' attributes; nothing to list
+                // The attributes cannot be read; the indexes still say which items to unlock.
+                locked += collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) }
             } catch {
                 return reply(for: error, path: SecretObjectPath.collectionPath(name))
             }

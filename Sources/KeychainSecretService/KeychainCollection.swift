@@ -63,6 +63,27 @@ package final class KeychainCollection: SecretCollection {
         return records
     }
 
+    /// From the blind indexes alone: generic passwords by `service`/`username`, internet passwords
+    /// by the network attributes, everything for an empty search. A search on other attributes
+    /// cannot be answered while locked and lists nothing.
+    package func lockedCandidates(_ attributes: [String: String]) -> [String] {
+        var ids: [String] = []
+        func add(_ itemClass: ItemClass, _ filters: [String: AttributeValue]) {
+            let prefix = itemClass == .internetPassword ? "i" : "g"
+            let references = (try? file.indexedCandidates(ItemQuery(itemClass: itemClass, filters: filters), identity: identity)) ?? nil
+            ids += (references ?? []).map { prefix + Self.hex($0) }
+        }
+        let generic = Set(["service", "username"])
+        if attributes.isEmpty || attributes.keys.allSatisfy(generic.contains) {
+            var filters: [String: AttributeValue] = [:]
+            if let service = attributes["service"] { filters[AttributeName.service] = .string(service) }
+            if let account = attributes["username"] { filters[AttributeName.account] = .string(account) }
+            add(.genericPassword, filters)
+        }
+        if let filters = Self.internetFilters(attributes) { add(.internetPassword, filters) }
+        return ids
+    }
+
     package func allItems() throws(SecretCollectionError) -> [SecretItemRecord] {
         try search([:])
     }
@@ -206,8 +227,10 @@ package final class KeychainCollection: SecretCollection {
 
     /// An item's id: `g` or `i` for its class, then its persistent identity in hex.
     static func id(of item: StoredItem) -> String {
-        (item.itemClass == .internetPassword ? "i" : "g") + item.persistentReference.map { String(format: "%02x", $0) }.joined()
+        (item.itemClass == .internetPassword ? "i" : "g") + hex(item.persistentReference)
     }
+
+    static func hex(_ bytes: Data) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     static func parse(_ id: String) throws(SecretCollectionError) -> (ItemClass, Data) {
         let utf8 = Array(id.utf8)

@@ -31,6 +31,9 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
         }
     }
 
+    /// Never locked, so never asked.
+    package func lockedCandidates(_ attributes: [String: String]) -> [String] { [] }
+
     package func allItems() throws(SecretCollectionError) -> [SecretItemRecord] {
         mutex.withLock { order.compactMap { items[$0]?.record } }
     }

@@ -69,6 +69,10 @@ package protocol SecretCollection: AnyObject, Sendable {
     /// does) unless the store cannot read attributes without its keys, in which case it throws
     /// `.locked`.
     func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord]
+    /// While the collection is locked: the ids of the items that may match, as far as the store
+    /// can tell without its keys (empty when it cannot tell). What a locked collection lists, so
+    /// that a client knows to unlock it.
+    func lockedCandidates(_ attributes: [String: String]) -> [String]
     /// Every item (the `Items` property).
     func allItems() throws(SecretCollectionError) -> [SecretItemRecord]
     func item(id: String) throws(SecretCollectionError) -> SecretItemRecord

@@ -23,6 +23,12 @@ public final class TmuxSession: Sendable {
         try tmux(["new-session", "-d", "-s", session, "-x", "200", "-y", "50", shellLine])
     }
 
+    /// The terminal device of the session's pane (`/dev/pts/N`), for a program that is told
+    /// which terminal to prompt on.
+    public func paneTerminal() throws -> String {
+        try tmux(["display-message", "-p", "-t", session, "#{pane_tty}"]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// Types `text` literally and presses Enter.
     public func type(_ text: String) {
         send(text)

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 import Crypto
 
 /// A matched row, its attributes opened.
@@ -18,15 +18,21 @@ struct MatchedRow {
     var needsAuthentication: Bool { presenceSealed != nil }
 }
 
+/// How a query selects rows: SQL conditions on the index columns, and the filters checked again
+/// on the opened attributes.
+struct RowSelection {
+    var conditions: [String]
+    var arguments: [SQLiteStatement.Value]
+    /// Filters answered through a column, re-checked because columns are not authenticated.
+    var indexedFilters: [(String, AttributeValue, AttributeKind)]
+    /// Filters on attributes without a column: checked only on the opened attributes.
+    var postFilters: [(String, AttributeValue, AttributeKind)]
+}
+
 extension KeychainFile.State {
-    /// Finds the rows matching `query` for `identity`, opening their attributes (and secrets when
-    /// asked), in insertion order, stopping after `limit` rows.
-    ///
-    /// Matches Security: an item whose protection class is locked fails the whole call with
-    /// `errSecInteractionNotAllowed`, even when other matches are readable; items of groups the
-    /// caller does not hold are invisible. A damaged item is skipped; if every match is damaged
-    /// the call fails with `errSecDecode` rather than pretending nothing is there.
-    func matchingRows(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, openSecrets: Bool) throws(KeychainStoreError) -> [MatchedRow] {
+    /// The SQL conditions that select `query`'s rows for `identity` by their index columns, and
+    /// the filters to check again on the opened attributes.
+    func selection(_ query: ItemQuery, identity: ClientIdentity) throws(KeychainStoreError) -> RowSelection {
         let table = ItemTable(query.itemClass)
         let schema = table.schema
         var conditions: [String] = []
@@ -96,6 +102,21 @@ extension KeychainFile.State {
             conditions.append(condition)
             arguments += values
         }
+        return RowSelection(conditions: conditions, arguments: arguments, indexedFilters: indexedFilters, postFilters: postFilters)
+    }
+
+    /// Finds the rows matching `query` for `identity`, opening their attributes (and secrets when
+    /// asked), in insertion order, stopping after `limit` rows.
+    ///
+    /// Matches Security: an item whose protection class is locked fails the whole call with
+    /// `errSecInteractionNotAllowed`, even when other matches are readable; items of groups the
+    /// caller does not hold are invisible. A damaged item is skipped; if every match is damaged
+    /// the call fails with `errSecDecode` rather than pretending nothing is there.
+    func matchingRows(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, openSecrets: Bool) throws(KeychainStoreError) -> [MatchedRow] {
+        let table = ItemTable(query.itemClass)
+        let selection = try selection(query, identity: identity)
+        let (conditions, arguments, indexedFilters, postFilters) = (selection.conditions, selection.arguments,
+                                                                    selection.indexedFilters, selection.postFilters)
         let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
         let statement = try db.statement("SELECT rowid, persistref, keyclass, meta, secret FROM \(table.name)\(whereClause) ORDER BY rowid")
         statement.bind(arguments)
@@ -417,4 +438,29 @@ func referenceNow() -> Double { Date().timeIntervalSinceReferenceDate }
 /// The item digest (`sha1`): SHA-1 over the item's hashed attributes.
 func itemDigest(_ attributes: [String: AttributeValue], schema: ItemSchema) -> AttributeValue {
     .data(Data(Insecure.SHA1.hash(data: AttributeCodec.encode(attributes, sortedNames: schema.hashedNames))))
+}
+
+extension KeychainFile {
+    /// The persistent identities of the items that `query` selects by their index columns alone,
+    /// without opening anything: what a locked keychain can say about its items. Nil when the
+    /// query filters on an attribute that has no column (only the opened item could answer).
+    ///
+    /// The columns are keyed hashes, readable without the class keys, and they are not
+    /// authenticated: an answer is a candidate, to be confirmed once the keychain is unlocked. It
+    /// includes items of every protection class.
+    package func indexedCandidates(_ query: ItemQuery, identity: ClientIdentity) throws(KeychainStoreError) -> [Data]? {
+        try withState { state throws(KeychainStoreError) -> [Data]? in
+            let selection = try state.selection(query, identity: identity)
+            guard selection.postFilters.isEmpty else { return nil }
+            let table = ItemTable(query.itemClass)
+            let whereClause = selection.conditions.isEmpty ? "" : " WHERE " + selection.conditions.joined(separator: " AND ")
+            let statement = try state.db.statement("SELECT persistref FROM \(table.name)\(whereClause) ORDER BY rowid")
+            statement.bind(selection.arguments)
+            var references: [Data] = []
+            while try statement.step() {
+                if let reference = statement.blob(0) { references.append(reference) }
+            }
+            return references
+        }
+    }
 }

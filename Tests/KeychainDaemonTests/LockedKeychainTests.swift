@@ -1,0 +1,137 @@
+import Foundation
+import KeychainDBus
+import KeychainTestSupport
+import Testing
+
+/// A keychain with a password, locked: what D-Bus clients see, and the pinentry prompt that
+/// unlocks it, typed at a real terminal (pinentry-tty in tmux).
+@Suite(.enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/pinentry-tty")))
+struct LockedKeychainTests {
+    static let password = "correct horse battery"
+
+    /// A sandbox whose keychain holds one item and has a password, and is locked; keychaind's
+    /// prompts go to a tmux pane.
+    static func lockedSandbox() throws -> (DaemonSandbox, TmuxSession) {
+        let sandbox = try DaemonSandbox(nil)
+        let terminal = try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "prompts",
+                                       shellLine: "sleep 600")
+        try sandbox.start(extraEnvironment: ["SWIFT_KEYCHAIN_PINENTRY": "/usr/bin/pinentry-tty",
+                                             "SWIFT_KEYCHAIN_PINENTRY_TTY": try terminal.paneTerminal(), "TERM": "xterm"])
+        #expect(try sandbox.secretTool(["store", "--label", "Locked one", "service", "vault", "username", "me"], stdin: "inside").status == 0)
+        let set = try sandbox.keychainctl(["set-keychain-password", "-p", password])
+        try #require(set.status == 0, "\(set)")
+        let lock = try sandbox.keychainctl(["lock-keychain"])
+        try #require(lock.status == 0, "\(lock)")
+        return (sandbox, terminal)
+    }
+
+    static func isLocked(_ sandbox: DaemonSandbox) throws -> Bool? {
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let reply = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets/aliases/default",
+                                    interface: "org.freedesktop.DBus.Properties", member: "Get",
+                                    arguments: [.string("org.freedesktop.Secret.Collection"), .string("Locked")])
+        guard case .variant(.boolean(let locked))? = reply.first else { return nil }
+        return locked
+    }
+
+    @Test func lookupPromptsThroughPinentryAndUnlocksForEveryone() throws {
+        let (sandbox, terminal) = try Self.lockedSandbox()
+        defer {
+            terminal.close()
+            _ = try? sandbox.keychainctl(["lock-keychain"])
+        }
+        #expect(try Self.isLocked(sandbox) == true)
+        // secret-tool finds the item locked, asks to unlock it, and the prompt appears on the terminal.
+        let lookup = Thread.runDetached { try? sandbox.secretTool(["lookup", "service", "vault", "username", "me"]) }
+        try terminal.waitFor("Password:")
+        terminal.type("wrong password")
+        try terminal.waitFor("not the keychain's password")
+        terminal.type(Self.password)
+        let result = lookup.wait().flatMap { $0 }
+        #expect(result?.status == 0, "\(String(describing: result))\n\(sandbox.log)")
+        #expect(result?.stdout == "inside")
+        // One unlock for every process: keychainctl sees it unlocked too.
+        #expect(try Self.isLocked(sandbox) == false)
+        #expect(try sandbox.keychainctl(["find-generic-password", "-s", "vault", "-a", "me", "-w"]).stdout == "inside\n")
+        #expect(!sandbox.log.contains(Self.password))
+    }
+
+    @Test func cancellingThePromptUnlocksNothing() throws {
+        let (sandbox, terminal) = try Self.lockedSandbox()
+        defer { terminal.close() }
+        let lookup = Thread.runDetached { try? sandbox.secretTool(["lookup", "service", "vault", "username", "me"]) }
+        try terminal.waitFor("Password:")
+        terminal.press("C-d")  // end of input at pinentry-tty's prompt: cancel
+        let result = lookup.wait().flatMap { $0 }
+        #expect(result?.status != 0)
+        #expect(result?.stdout.isEmpty == true)
+        #expect(try Self.isLocked(sandbox) == true)
+    }
+
+    @Test func keychainctlUnlocksForTheDaemonAndLockOverDBusLocksForKeychainctl() throws {
+        let (sandbox, terminal) = try Self.lockedSandbox()
+        terminal.close()
+        let unlock = try sandbox.keychainctl(["unlock-keychain", "-p", Self.password])
+        #expect(unlock.status == 0, "\(unlock)")
+        #expect(try Self.isLocked(sandbox) == false)
+        #expect(try sandbox.secretTool(["lookup", "service", "vault", "username", "me"]).stdout == "inside")
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let reply = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                    member: "Lock", arguments: [.array(elementSignature: "o", [.objectPath("/org/freedesktop/secrets/collection/login")])])
+        #expect(reply.first == .array(elementSignature: "o", [.objectPath("/org/freedesktop/secrets/collection/login")]))
+        let status = try sandbox.keychainctl(["show-keychain-info", "--locked-status"])
+        #expect(status.status == 36, "\(status)")
+    }
+
+    @Test func aLockedSearchListsItsCandidatesAsLocked() throws {
+        let (sandbox, terminal) = try Self.lockedSandbox()
+        terminal.close()
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let search = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                     member: "SearchItems", arguments: [.array(elementSignature: "{ss}", [.dictEntry(.string("service"), .string("vault"))])])
+        guard search.count == 2, case .array(_, let unlocked) = search[0], case .array(_, let locked) = search[1] else {
+            Issue.record("unexpected reply \(search)")
+            return
+        }
+        #expect(unlocked.isEmpty)
+        #expect(locked.count == 1)
+        let other = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                    member: "SearchItems", arguments: [.array(elementSignature: "{ss}", [.dictEntry(.string("service"), .string("elsewhere"))])])
+        #expect(other == [.array(elementSignature: "o", []), .array(elementSignature: "o", [])])
+    }
+}
+
+extension Thread {
+    /// Runs `body` on a new thread; `wait()` returns its result.
+    static func runDetached<T: Sendable>(_ body: @escaping @Sendable () -> T) -> Pending<T> {
+        let pending = Pending<T>()
+        Thread.detachNewThread { pending.finish(body()) }
+        return pending
+    }
+}
+
+/// A result another thread will deliver.
+final class Pending<T: Sendable>: @unchecked Sendable {
+    // @unchecked: `value` is written once under `condition`'s lock and read under it.
+    private let condition = NSCondition()
+    private var value: T?
+    private var done = false
+
+    func finish(_ result: T) {
+        condition.withLock {
+            value = result
+            done = true
+            condition.broadcast()
+        }
+    }
+
+    func wait() -> T? {
+        condition.withLock {
+            while !done { condition.wait() }
+            return value
+        }
+    }
+}
