@@ -190,13 +190,42 @@ extension SecretService {
         return .empty
     }
 
-    /// Collections are keychains; a new one is not made over D-Bus (`keychainctl create-keychain`
-    /// does that). Asking for an existing alias returns that collection, as the spec wants.
+    /// A new collection is a new keychain file in the keychains folder, named after the label
+    /// (letters, digits and `_`), with no password, as `keychainctl create-keychain` would make it.
+    /// An alias or a name that already exists returns that collection, as the spec wants.
     private func createCollection(_ properties: [String: DBusValue], alias: String) -> DBusReply {
+        let noPrompt = DBusValue.objectPath(SecretServiceNames.noObject)
         if !alias.isEmpty, let name = resolve(.alias(alias)) {
-            return .values([.objectPath(SecretObjectPath.collectionPath(name)), .objectPath(SecretServiceNames.noObject)])
+            return .values([.objectPath(SecretObjectPath.collectionPath(name)), noPrompt])
         }
-        return .failure(SecretServiceError.notSupported,
-                        "New collections are keychains: create one with 'keychainctl create-keychain'")
+        let label = properties[SecretServiceNames.collectionLabelProperty]?.stringValue ?? ""
+        let name = Self.collectionName(label: label, alias: alias)
+        guard !name.isEmpty else { return .invalidArguments("a new collection needs a Label or an alias") }
+        if resolve(.name(name)) == nil {
+            guard let collection = makeCollection(name, label.isEmpty ? name : label) else {
+                return .failure(SecretServiceError.failed, "The keychain for the collection '\(name)' could not be created")
+            }
+            state.withLock { state in
+                if state.collections[name] == nil {
+                    state.collections[name] = collection
+                    state.collectionOrder.append(name)
+                }
+            }
+            emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionCreated",
+                 [.objectPath(SecretObjectPath.collectionPath(name))])
+            logger.info("created a collection", metadata: ["collection": "\(name)"])
+        }
+        if !alias.isEmpty, SecretServiceNames.builtInAliases[alias] == nil, alias.utf8.allSatisfy(Introspection.isPathElementByte) {
+            state.withLock { $0.aliases[alias] = name }
+        }
+        return .values([.objectPath(SecretObjectPath.collectionPath(name)), noPrompt])
+    }
+
+    /// A collection's name: its label (else its alias) lowercased, with every character that
+    /// cannot stand in an object path turned into `_`, at most 64 of them.
+    package static func collectionName(label: String, alias: String) -> String {
+        let source = label.isEmpty ? alias : label
+        let bytes = source.lowercased().utf8.prefix(64).map { Introspection.isPathElementByte($0) ? $0 : UInt8(ascii: "_") }
+        return String(decoding: bytes, as: UTF8.self)
     }
 }

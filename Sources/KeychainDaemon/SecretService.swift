@@ -17,6 +17,8 @@ package final class SecretService: Sendable {
     let prompter: any PasswordPrompter
     let state: Mutex<ServiceState>
     let limits: Limits
+    /// Makes the collection `CreateCollection` asks for (a new keychain file), or nil if it cannot.
+    let makeCollection: @Sendable (_ name: String, _ label: String) -> (any SecretCollection)?
 
     /// Bounds on what one client may make the daemon hold or do.
     package struct Limits: Sendable {
@@ -32,9 +34,12 @@ package final class SecretService: Sendable {
     /// - Parameters:
     ///   - collections: name and collection, in the order `Collections` lists them; must include
     ///     ``SecretServiceNames/loginCollection`` and ``SecretServiceNames/sessionCollection``.
+    ///   - makeCollection: makes a new collection for `CreateCollection` (nil: refused).
     package init(connection: DBusConnection, collections: [(String, any SecretCollection)], prompter: any PasswordPrompter,
-                 logger: Logger, limits: Limits = Limits()) {
+                 logger: Logger, limits: Limits = Limits(),
+                 makeCollection: @escaping @Sendable (_ name: String, _ label: String) -> (any SecretCollection)? = { _, _ in nil }) {
         self.connection = connection
+        self.makeCollection = makeCollection
         self.prompter = prompter
         self.logger = logger
         self.limits = limits

@@ -30,6 +30,21 @@ struct Keychaind: ParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
+    /// The other keychains of the keychains folder, each a collection named after its file.
+    static func otherKeychains(besides login: URL, logger: Logger) -> [(String, any SecretCollection)] {
+        KeychainNames.keychainsInFolder().compactMap { url -> (String, any SecretCollection)? in
+            guard url.standardizedFileURL != login.standardizedFileURL else { return nil }
+            let name = SecretService.collectionName(label: String(url.lastPathComponent.dropLast(KeychainNames.fileExtension.count)), alias: "")
+            guard !name.isEmpty, name != SecretServiceNames.loginCollection, name != SecretServiceNames.sessionCollection else { return nil }
+            do throws(KeychainStoreError) {
+                return (name, KeychainCollection(file: try KeychainFile.open(at: url, create: false), label: name))
+            } catch {
+                logger.warning("a keychain could not be opened; not served", metadata: ["path": "\(url.path)", "status": "\(error.status)"])
+                return nil
+            }
+        }
+    }
+
     func run() throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
             throw ValidationError("unknown log level '\(logLevel)'")
@@ -63,8 +78,17 @@ struct Keychaind: ParsableCommand {
         let service = SecretService(
             connection: connection,
             collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: "Login")),
-                          (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))],
-            prompter: PinentryPrompter(), logger: logger)
+                          (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))]
+                + Self.otherKeychains(besides: path, logger: logger),
+            prompter: PinentryPrompter(), logger: logger,
+            makeCollection: { name, label in
+                do throws(KeychainStoreError) {
+                    return KeychainCollection(file: try KeychainFile.open(at: KeychainNames.fileToCreate(name)), label: label)
+                } catch {
+                    logger.error("a keychain could not be created", metadata: ["name": "\(name)", "status": "\(error.status)"])
+                    return nil
+                }
+            })
         try service.register()
         connection.onNameLost { name in
             logger.notice("another provider took the name over; stopping", metadata: ["name": "\(name)"])
