@@ -150,7 +150,7 @@ let package = Package(
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus"], swiftSettings: strict),
-        .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]

@@ -11,7 +11,9 @@ extension SecretService {
             guard let attributes = call.arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
             do {
                 let records = try collection.search(attributes)
-                return .values([.objectPaths(records.map { SecretObjectPath.itemPath(collection: name, id: $0.id) })])
+                let readable = Set(records.map(\.id))
+                let protected = collection.lockedCandidates(attributes).filter { !readable.contains($0) }
+                return .values([.objectPaths((records.map(\.id) + protected).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
             } catch .locked {
                 return .values([.objectPaths(collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
             } catch {
@@ -77,7 +79,7 @@ extension SecretService {
                 return .failure(SecretServiceError.noSession, "No such session for this client")
             }
             do {
-                let secret = try collection.secret(id: id)
+                let secret = try collection.secret(id: id, grant: grant(for: call.sender, item: canonicalPath))
                 let encoded = try session.encode(secret.bytes)
                 return .values([.secret(session: sessionPath, parameters: encoded.parameters, value: encoded.value,
                                         contentType: secret.contentType)])

@@ -5,8 +5,9 @@ import KeychainSecretService
 /// A prompt waiting for its client to call `Prompt` (or `Dismiss`).
 struct PendingPrompt {
     enum Action {
-        /// Unlock these collections, then report these objects as unlocked.
-        case unlock(collections: [String], objects: [String])
+        /// Unlock these collections, open these items (canonical paths) that need the user for
+        /// the prompt's owner, then report which of these objects are unlocked.
+        case unlock(collections: [String], items: [String], objects: [String])
     }
 
     let owner: String
@@ -44,7 +45,7 @@ extension SecretService {
             guard let action else { return noSuchObject(path) }
             // The prompter may wait for a person for minutes: never on the dispatch thread.
             Thread.detachNewThread { [self] in
-                let (dismissed, result) = run(action)
+                let (dismissed, result) = run(action, owner: call.sender)
                 state.withLock { _ = $0.prompts.removeValue(forKey: id) }
                 emit(path, interface, "Completed", [.boolean(dismissed), .variant(result)])
             }
@@ -63,10 +64,11 @@ extension SecretService {
         return unknownMethod(call)
     }
 
-    /// Carries out a prompt's action: whether it was dismissed, and the result the spec wants.
-    private func run(_ action: PendingPrompt.Action) -> (Bool, DBusValue) {
+    /// Carries out a prompt's action for `owner`: whether it was dismissed, and the result the
+    /// spec wants.
+    private func run(_ action: PendingPrompt.Action, owner: String) -> (Bool, DBusValue) {
         switch action {
-        case .unlock(let names, let objects):
+        case .unlock(let names, let items, let objects):
             for name in names {
                 guard let collection = collection(name), collection.isLocked else { continue }
                 guard unlockWithPrompter(collection, label: collection.label) else {
@@ -75,9 +77,45 @@ extension SecretService {
                 }
                 emitLockedChanged(name)
             }
-            let unlocked = objects.filter { path in owningCollection(path).flatMap(collection).map { !$0.isLocked } ?? false }
+            for path in items {
+                guard let name = owningCollection(path), let collection = collection(name) else { continue }
+                guard let grant = grantWithPrompter(collection, label: collection.label) else {
+                    logger.info("a prompt for a protected item was dismissed", metadata: ["collection": "\(name)"])
+                    return (true, .objectPaths([]))
+                }
+                state.withLock { $0.grants[owner, default: [:]][path] = ItemGrant(grant: grant, expires: Date() + Self.grantLifetime) }
+            }
+            let unlocked = objects.filter { path in
+                guard let name = owningCollection(path), let collection = collection(name) else { return false }
+                if case .item(_, let id)? = SecretObjectPath(path) {
+                    return !itemIsLocked(collection, name: name, id: id, client: owner)
+                }
+                return !collection.isLocked
+            }
             return (false, .objectPaths(unlocked))
         }
+    }
+
+    /// Asks for the keychain password, as for an unlock, to open an item that needs the user.
+    private func grantWithPrompter(_ collection: any SecretCollection, label: String) -> AccessGrant? {
+        var error: String?
+        for _ in 0..<Self.promptTries {
+            let request = PasswordRequest(
+                description: "An application wants to read an item of the keychain \u{201C}\(label)\u{201D} that requires your password each time. Enter the keychain's password to allow it.",
+                error: error)
+            switch prompter.askPassword(request) {
+            case .password(let password):
+                if let grant = try? collection.grant(password: password) { return grant }
+                logger.notice("a wrong keychain password was typed at a prompt")
+                error = "That is not the keychain's password. Try again."
+            case .cancelled:
+                return nil
+            case .unavailable(let reason):
+                logger.warning("no prompt could be shown", metadata: ["reason": "\(reason)"])
+                return nil
+            }
+        }
+        return nil
     }
 
     /// Asks for the keychain password until it opens the collection, the person gives up, or

@@ -8,7 +8,7 @@ extension SecretService {
         let interface = SecretServiceNames.propertiesInterface
         if matches(call, interface, "Get") {
             guard let name = call.arguments[1].stringValue else { return .invalidArguments("expected ss") }
-            switch properties(of: object, path: call.path) {
+            switch properties(of: object, path: call.path, caller: call.sender) {
             case .failure(let reply): return reply
             case .success(let all):
                 guard let value = all.first(where: { $0.0 == name })?.1 else {
@@ -18,7 +18,7 @@ extension SecretService {
             }
         }
         if matches(call, interface, "GetAll") {
-            switch properties(of: object, path: call.path) {
+            switch properties(of: object, path: call.path, caller: call.sender) {
             case .failure(let reply): return reply
             case .success(let all): return .values([.properties(all)])
             }
@@ -35,7 +35,7 @@ extension SecretService {
         case failure(DBusReply)
     }
 
-    private func properties(of object: SecretObjectPath, path: String) -> PropertyAnswer {
+    private func properties(of object: SecretObjectPath, path: String, caller: String) -> PropertyAnswer {
         switch object {
         case .service:
             let names = state.withLock { $0.collectionOrder }
@@ -55,11 +55,17 @@ extension SecretService {
                              ("Modified", .uint64(collection.modified))])
         case .item(let reference, let id):
             guard let name = resolve(reference), let collection = collection(name) else { return .failure(noSuchObject(path)) }
+            let canonical = SecretObjectPath.itemPath(collection: name, id: id)
             do {
-                let record = try collection.item(id: id)
+                let record = try collection.item(id: id, grant: grant(for: caller, item: canonical))
                 return .success([("Locked", .boolean(collection.isLocked)), ("Attributes", .stringDictionary(record.attributes)),
                                  ("Label", .string(record.label)), ("Created", .uint64(record.created)),
                                  ("Modified", .uint64(record.modified))])
+            } catch .locked where !collection.isLocked {
+                // An item that needs the user: it exists, and until a prompt opens it for this
+                // client nothing of it is shown but that it is locked.
+                return .success([("Locked", .boolean(true)), ("Attributes", .stringDictionary([:])), ("Label", .string("")),
+                                 ("Created", .uint64(0)), ("Modified", .uint64(0))])
             } catch {
                 return .failure(reply(for: error, path: path))
             }

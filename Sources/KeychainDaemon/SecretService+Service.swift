@@ -12,7 +12,7 @@ extension SecretService {
         }
         if matches(call, service, "SearchItems") {
             guard let attributes = arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
-            return searchAllCollections(attributes)
+            return searchAllCollections(attributes, caller: call.sender)
         }
         if matches(call, service, "GetSecrets") {
             guard let items = arguments[0].objectPathList, let session = arguments[1].objectPathValue else {
@@ -83,14 +83,19 @@ extension SecretService {
         }
     }
 
-    private func searchAllCollections(_ attributes: [String: String]) -> DBusReply {
+    private func searchAllCollections(_ attributes: [String: String], caller: String) -> DBusReply {
         var unlocked: [String] = []
         var locked: [String] = []
         let collections = state.withLock { state in state.collectionOrder.compactMap { name in state.collections[name].map { (name, $0) } } }
         for (name, collection) in collections {
             do {
-                let paths = try collection.search(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
-                if collection.isLocked { locked += paths } else { unlocked += paths }
+                let records = try collection.search(attributes)
+                unlocked += records.map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
+                // Items that need the user cannot be read without a prompt; the indexes still
+                // find them, and they are listed as locked so that the client asks to unlock them.
+                let readable = Set(records.map(\.id))
+                locked += collection.lockedCandidates(attributes).filter { !readable.contains($0) }
+                    .map { SecretObjectPath.itemPath(collection: name, id: $0) }
             } catch .locked {
                 // The attributes cannot be read; the indexes still say which items to unlock.
                 locked += collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) }
@@ -110,7 +115,8 @@ extension SecretService {
             guard case .item(let reference, let id)? = SecretObjectPath(path), let name = resolve(reference),
                   let collection = collection(name) else { continue }
             // Items that are locked or gone are left out, as the spec says.
-            guard let secret = try? collection.secret(id: id),
+            let canonical = SecretObjectPath.itemPath(collection: name, id: id)
+            guard let secret = try? collection.secret(id: id, grant: grant(for: caller, item: canonical)),
                   let encoded = try? session.encode(secret.bytes) else { continue }
             entries.append(.dictEntry(.objectPath(path), .secret(session: sessionPath, parameters: encoded.parameters,
                                                                  value: encoded.value, contentType: secret.contentType)))
@@ -130,17 +136,22 @@ extension SecretService {
         var unlocked: [String] = []
         var waiting: [String] = []
         var lockedCollections: [String] = []
+        var protectedItems: [String] = []
         for path in objects {
             guard let name = owningCollection(path), let collection = collection(name) else { continue }
             if collection.isLocked {
                 waiting.append(path)
                 if !lockedCollections.contains(name) { lockedCollections.append(name) }
+            } else if case .item(_, let id)? = SecretObjectPath(path), itemIsLocked(collection, name: name, id: id, client: caller) {
+                waiting.append(path)
+                protectedItems.append(SecretObjectPath.itemPath(collection: name, id: id))
             } else {
                 unlocked.append(path)
             }
         }
         guard !waiting.isEmpty else { return .values([.objectPaths(unlocked), .objectPath(SecretServiceNames.noObject)]) }
-        guard let prompt = newPrompt(owner: caller, action: .unlock(collections: lockedCollections, objects: waiting)) else {
+        let action = PendingPrompt.Action.unlock(collections: lockedCollections, items: protectedItems, objects: waiting)
+        guard let prompt = newPrompt(owner: caller, action: action) else {
             return .failure(SecretServiceError.failed, "Too many prompts are waiting for this client")
         }
         return .values([.objectPaths(unlocked), .objectPath(prompt)])

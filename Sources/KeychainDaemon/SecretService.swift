@@ -95,6 +95,29 @@ package final class SecretService: Sendable {
         state.withLock { $0.collections[name] }
     }
 
+    /// How long a prompt's answer opens an item that needs the user, for the client that asked.
+    static let grantLifetime: TimeInterval = 300
+
+    /// The grant `client` holds for the item at `path` (its canonical path), if still valid.
+    func grant(for client: String, item path: String) -> AccessGrant? {
+        state.withLock { state in
+            guard let held = state.grants[client]?[path] else { return nil }
+            guard held.expires > Date() else {
+                state.grants[client]?[path] = nil
+                return nil
+            }
+            return held.grant
+        }
+    }
+
+    /// Whether the item is locked for `client`: its collection is, or it needs the user and the
+    /// client holds no grant for it.
+    func itemIsLocked(_ collection: any SecretCollection, name: String, id: String, client: String) -> Bool {
+        if collection.isLocked { return true }
+        let path = SecretObjectPath.itemPath(collection: name, id: id)
+        return grant(for: client, item: path) == nil && collection.needsGrant(id: id)
+    }
+
     /// Whether the call is for `interface` (or names none) and `member`, with the arguments
     /// ``SecretServiceMethods`` lists for it.
     func matches(_ call: DBusMethodCall, _ interface: String, _ member: String) -> Bool {
@@ -161,6 +184,8 @@ struct ServiceState {
     var aliases: [String: String] = [:]
     var sessions: [String: OpenSession] = [:]
     var prompts: [String: PendingPrompt] = [:]
+    /// Items that need the user, opened for one client by a prompt: client, then item path.
+    var grants: [String: [String: ItemGrant]] = [:]
     var nextSession = 1
     var nextPrompt = 1
 
@@ -186,8 +211,15 @@ struct ServiceState {
         let promptIDs = prompts.filter { $0.value.owner == peer && !$0.value.running }.map(\.key)
         for id in sessionIDs { sessions[id] = nil }
         for id in promptIDs { prompts[id] = nil }
+        grants[peer] = nil
         return (sessionIDs.count, promptIDs.count)
     }
+}
+
+/// A client's permission to read one item that needs the user, until it expires.
+struct ItemGrant {
+    let grant: AccessGrant
+    let expires: Date
 }
 
 /// A session a client opened: its cipher, and who may use it.

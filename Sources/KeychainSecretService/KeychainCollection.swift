@@ -5,8 +5,9 @@ package import KeychainStore
 /// read and written through the keychain engine, so that `SecItem*`, `keychainctl` and D-Bus
 /// clients see one set of items (the mapping is ``SecretItemShape``).
 ///
-/// Items of other access groups are invisible here, and so are items whose access control needs
-/// the user's presence (the daemon cannot prompt for them yet); items are written in the shared
+/// Items of other access groups are invisible here. Items whose access control needs the user's
+/// presence are read only with an ``AccessGrant`` (the keychain password, given at a prompt);
+/// searches list them as locked where the indexes can find them. Items are written in the shared
 /// group with the keychain's default protection (readable while unlocked).
 package final class KeychainCollection: SecretCollection {
     package let file: KeychainFile
@@ -88,12 +89,12 @@ package final class KeychainCollection: SecretCollection {
         try search([:])
     }
 
-    package func item(id: String) throws(SecretCollectionError) -> SecretItemRecord {
-        Self.record(of: try stored(id: id, withSecret: false))
+    package func item(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretItemRecord {
+        Self.record(of: try stored(id: id, withSecret: false, grant: grant))
     }
 
-    package func secret(id: String) throws(SecretCollectionError) -> SecretValue {
-        let item = try stored(id: id, withSecret: true)
+    package func secret(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretValue {
+        let item = try stored(id: id, withSecret: true, grant: grant)
         return SecretValue(bytes: item.secret ?? Data(), contentType: StoredAttributes(item.attributes[AttributeName.generic])?.contentType ?? "text/plain")
     }
 
@@ -134,7 +135,7 @@ package final class KeychainCollection: SecretCollection {
     }
 
     package func setSecret(id: String, _ secret: SecretValue) throws(SecretCollectionError) {
-        let current = try stored(id: id, withSecret: false)
+        let current = try stored(id: id, withSecret: false, grant: nil)
         var changes: [String: AttributeValue] = [:]
         if var record = StoredAttributes(current.attributes[AttributeName.generic]), record.contentType != secret.contentType {
             record.contentType = secret.contentType
@@ -151,7 +152,7 @@ package final class KeychainCollection: SecretCollection {
     /// turned into a network password's) would be another kind of keychain item with another
     /// path, so it is refused with `invalidArguments`.
     package func setAttributes(id: String, _ attributes: [String: String]) throws(SecretCollectionError) {
-        let current = try stored(id: id, withSecret: false)
+        let current = try stored(id: id, withSecret: false, grant: nil)
         let shape = SecretItemShape(attributes)
         guard shape.itemClass == current.itemClass else {
             throw .invalidArguments("these attributes belong to another kind of keychain item; create a new item instead")
@@ -198,12 +199,39 @@ package final class KeychainCollection: SecretCollection {
         }
     }
 
-    private func stored(id: String, withSecret: Bool) throws(SecretCollectionError) -> StoredItem {
-        let (itemClass, reference) = try Self.parse(id)
+    package func needsGrant(id: String) -> Bool {
+        guard let (itemClass, reference) = try? Self.parse(id), !isLocked,
+              (try? stored(id: id, withSecret: false, grant: nil)) == nil else { return false }
+        let candidates = try? file.indexedCandidates(ItemQuery(itemClass: itemClass, persistentReference: reference), identity: identity)
+        return candidates?.isEmpty == false
+    }
+
+    package func grant(password: String) throws(SecretCollectionError) -> AccessGrant {
         do {
-            let items = try file.find(ItemQuery(itemClass: itemClass, persistentReference: reference), identity: identity,
-                                      limit: 1, includeSecrets: withSecret, authorize: Self.skip)
-            guard let item = items.first, item.attributes[AttributeName.synchronizable]?.integerValue != 1 else { throw SecretCollectionError.noSuchItem }
+            return AccessGrant(credential: try file.authenticate(password: password))
+        } catch {
+            throw Self.translate(error)
+        }
+    }
+
+    /// An item by id. One that needs the user is opened with `grant`, and without one it is
+    /// `.locked` (it exists, by its index row, but cannot be read).
+    private func stored(id: String, withSecret: Bool, grant: AccessGrant?) throws(SecretCollectionError) -> StoredItem {
+        let (itemClass, reference) = try Self.parse(id)
+        let query = ItemQuery(itemClass: itemClass, persistentReference: reference)
+        do {
+            let items: [StoredItem]
+            if let grant {
+                items = try file.find(query, identity: identity, limit: 1, includeSecrets: withSecret,
+                                      authorize: { _ in .credential(grant.credential) })
+            } else {
+                items = try file.find(query, identity: identity, limit: 1, includeSecrets: withSecret, authorize: Self.skip)
+            }
+            guard let item = items.first else {
+                let exists = (try? file.indexedCandidates(query, identity: identity))?.isEmpty == false
+                throw exists ? SecretCollectionError.locked : SecretCollectionError.noSuchItem
+            }
+            guard item.attributes[AttributeName.synchronizable]?.integerValue != 1 else { throw SecretCollectionError.noSuchItem }
             return item
         } catch let error as KeychainStoreError {
             if error.status == SecStatus.itemNotFound { throw .noSuchItem }

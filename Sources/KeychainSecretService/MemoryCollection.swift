@@ -38,12 +38,18 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
         mutex.withLock { order.compactMap { items[$0]?.record } }
     }
 
-    package func item(id: String) throws(SecretCollectionError) -> SecretItemRecord {
+    package func needsGrant(id: String) -> Bool { false }
+
+    package func grant(password: String) throws(SecretCollectionError) -> AccessGrant {
+        throw .failed("the session collection has no password")
+    }
+
+    package func item(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretItemRecord {
         guard let record = mutex.withLock({ items[id]?.record }) else { throw .noSuchItem }
         return record
     }
 
-    package func secret(id: String) throws(SecretCollectionError) -> SecretValue {
+    package func secret(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretValue {
         guard let secret = mutex.withLock({ items[id]?.secret }) else { throw .noSuchItem }
         return secret
     }

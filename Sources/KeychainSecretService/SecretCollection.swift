@@ -1,4 +1,5 @@
 package import Foundation
+package import KeychainStore
 
 /// One item of a Secret Service collection, as the D-Bus layer shows it: everything but the secret.
 package struct SecretItemRecord: Sendable, Equatable {
@@ -29,6 +30,16 @@ package struct SecretValue: Sendable, Equatable {
     package init(bytes: Data, contentType: String = "text/plain") {
         self.bytes = bytes
         self.contentType = contentType
+    }
+}
+
+/// Proof that the user gave the keychain password just now: what opens items whose access
+/// control needs the user's presence. The daemon keeps one per client, for a short while.
+package struct AccessGrant: Sendable {
+    package let credential: PresenceCredential
+
+    package init(credential: PresenceCredential) {
+        self.credential = credential
     }
 }
 
@@ -75,8 +86,14 @@ package protocol SecretCollection: AnyObject, Sendable {
     func lockedCandidates(_ attributes: [String: String]) -> [String]
     /// Every item (the `Items` property).
     func allItems() throws(SecretCollectionError) -> [SecretItemRecord]
-    func item(id: String) throws(SecretCollectionError) -> SecretItemRecord
-    func secret(id: String) throws(SecretCollectionError) -> SecretValue
+    /// The item; one whose access control needs the user is `.locked` without a `grant` for it.
+    func item(id: String, grant: AccessGrant?) throws(SecretCollectionError) -> SecretItemRecord
+    func secret(id: String, grant: AccessGrant?) throws(SecretCollectionError) -> SecretValue
+    /// Whether the item exists and needs the user (a grant) to be read.
+    func needsGrant(id: String) -> Bool
+    /// Checks the password and returns the grant that opens the collection's items that need
+    /// the user. A wrong password throws `.failed`.
+    func grant(password: String) throws(SecretCollectionError) -> AccessGrant
     /// Adds an item, or replaces the one with exactly these attributes when `replace` is true.
     /// Returns the item and whether an existing one was replaced.
     func create(label: String, attributes: [String: String], secret: SecretValue,

@@ -114,6 +114,16 @@ final class DaemonSandbox: @unchecked Sendable {
         daemonIsKeychaind = false
         try launch(URL(fileURLWithPath: "/usr/bin/gnome-keyring-daemon"), ["--foreground", "--unlock", "--components=secrets"],
                    environment: environment, stdin: "sandbox-password")
+        // It takes the bus name before its login keyring exists; a client that comes in between
+        // finds no default collection and makes one of its own, which behaves differently. Wait
+        // until the default alias names a collection, as it does in a real session.
+        for _ in 0..<500 {
+            let alias = try run("/usr/bin/dbus-send", ["--print-reply", "--dest=org.freedesktop.secrets", "/org/freedesktop/secrets",
+                                                       "org.freedesktop.Secret.Service.ReadAlias", "string:default"])
+            if alias.status == 0 && !alias.stdout.contains("object path \"/\"") { return }
+            usleep(20_000)
+        }
+        Issue.record("gnome-keyring never made its default collection:\n\(log)")
     }
 
     private func launch(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil) throws {

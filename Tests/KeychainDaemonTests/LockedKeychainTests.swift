@@ -1,5 +1,6 @@
 import Foundation
 import KeychainDBus
+import KeychainStore
 import KeychainTestSupport
 import Testing
 
@@ -55,6 +56,49 @@ struct LockedKeychainTests {
         #expect(try Self.isLocked(sandbox) == false)
         #expect(try sandbox.keychainctl(["find-generic-password", "-s", "vault", "-a", "me", "-w"]).stdout == "inside\n")
         #expect(!sandbox.log.contains(Self.password))
+    }
+
+    /// An item whose access control needs the user is listed as locked even while the keychain
+    /// is unlocked; unlocking it prompts, and opens it for that client only.
+    @Test func anItemThatNeedsTheUserPromptsForEachClient() throws {
+        let sandbox = try DaemonSandbox(nil)
+        let terminal = try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "prompts", shellLine: "sleep 600")
+        defer { terminal.close() }
+        // Written the way SecItemAdd writes an item with kSecAttrAccessControl (.userPresence).
+        let deviceKey = try DeviceKey.load(from: sandbox.home.appendingPathComponent("config/swift-keychain/device-key"), create: true)
+        let file = try KeychainFile.open(at: sandbox.home.appendingPathComponent("data/keychains/login.keychain-db"), deviceKey: deviceKey)
+        try file.setPassword(Self.password, currentPassword: nil)
+        _ = try file.add(.genericPassword, attributes: [AttributeName.service: .string("bank"), AttributeName.account: .string("me")],
+                         secret: Data("1234".utf8), identity: .unconfigured,
+                         accessControl: ItemAccessControl(encoded: Data("presence".utf8), requiresAuthentication: true))
+        defer { file.lock() }
+        try sandbox.start(extraEnvironment: ["SWIFT_KEYCHAIN_PINENTRY": "/usr/bin/pinentry-tty",
+                                             "SWIFT_KEYCHAIN_PINENTRY_TTY": try terminal.paneTerminal(), "TERM": "xterm"])
+        #expect(try Self.isLocked(sandbox) == false)
+        for attempt in 1...2 {
+            // Each secret-tool run is a new client: each is asked.
+            let lookup = Thread.runDetached { try? sandbox.secretTool(["lookup", "service", "bank", "username", "me"]) }
+            try terminal.waitFor("requires your password", occurrences: attempt)
+            terminal.type(Self.password)
+            let result = lookup.wait().flatMap { $0 }
+            #expect(result?.status == 0, "\(String(describing: result))\n\(sandbox.log)")
+            #expect(result?.stdout == "1234")
+        }
+        // Without a prompt, a client reads nothing of it.
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let search = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                     member: "SearchItems", arguments: [.array(elementSignature: "{ss}", [.dictEntry(.string("service"), .string("bank"))])])
+        guard search.count == 2, case .array(_, let unlocked) = search[0], case .array(_, let locked) = search[1],
+              case .objectPath(let item)? = locked.first else {
+            Issue.record("unexpected reply \(search)")
+            return
+        }
+        #expect(unlocked.isEmpty)
+        let properties = try client.call(destination: "org.freedesktop.secrets", path: item, interface: "org.freedesktop.DBus.Properties",
+                                         member: "GetAll", arguments: [.string("org.freedesktop.Secret.Item")])
+        #expect("\(properties)".contains("Locked\"), .variant(.boolean(true)))") || "\(properties)".contains("boolean(true)"))
+        #expect(!"\(properties)".contains("bank"))
     }
 
     @Test func cancellingThePromptUnlocksNothing() throws {
