@@ -98,14 +98,27 @@ extension SecretService {
 
     /// Asks for the keychain password, as for an unlock, to open an item that needs the user.
     private func grantWithPrompter(_ collection: any SecretCollection, label: String) -> AccessGrant? {
+        askForPassword("An application wants to read an item of the keychain \u{201C}\(label)\u{201D} that requires your password each time. Enter the keychain's password to allow it.") { password in
+            try? collection.grant(password: password)
+        }
+    }
+
+    /// Asks for the keychain password until it opens the collection, the person gives up, or
+    /// the tries run out. True when the collection ended up unlocked.
+    private func unlockWithPrompter(_ collection: any SecretCollection, label: String) -> Bool {
+        askForPassword("An application wants to use the keychain \u{201C}\(label)\u{201D}, which is locked. Enter its password to unlock it.") { password in
+            (try? collection.unlock(password: password)) != nil && !collection.isLocked ? true : nil
+        } ?? false
+    }
+
+    /// Prompts up to ``promptTries`` times, until `attempt` accepts a password (returns non-nil);
+    /// nil when the person cancels, no prompt can be shown, or the tries run out.
+    private func askForPassword<T>(_ description: String, attempt: (String) -> T?) -> T? {
         var error: String?
         for _ in 0..<Self.promptTries {
-            let request = PasswordRequest(
-                description: "An application wants to read an item of the keychain \u{201C}\(label)\u{201D} that requires your password each time. Enter the keychain's password to allow it.",
-                error: error)
-            switch prompter.askPassword(request) {
+            switch prompter.askPassword(PasswordRequest(description: description, error: error)) {
             case .password(let password):
-                if let grant = try? collection.grant(password: password) { return grant }
+                if let accepted = attempt(password) { return accepted }
                 logger.notice("a wrong keychain password was typed at a prompt")
                 error = "That is not the keychain's password. Try again."
             case .cancelled:
@@ -116,32 +129,5 @@ extension SecretService {
             }
         }
         return nil
-    }
-
-    /// Asks for the keychain password until it opens the collection, the person gives up, or
-    /// the tries run out. True when the collection ended up unlocked.
-    private func unlockWithPrompter(_ collection: any SecretCollection, label: String) -> Bool {
-        var error: String?
-        for _ in 0..<Self.promptTries {
-            let request = PasswordRequest(
-                description: "An application wants to use the keychain \u{201C}\(label)\u{201D}, which is locked. Enter its password to unlock it.",
-                error: error)
-            switch prompter.askPassword(request) {
-            case .password(let password):
-                do {
-                    try collection.unlock(password: password)
-                    return !collection.isLocked
-                } catch {
-                    logger.notice("a wrong keychain password was typed at a prompt")
-                }
-                error = "That is not the keychain's password. Try again."
-            case .cancelled:
-                return false
-            case .unavailable(let reason):
-                logger.warning("no prompt could be shown", metadata: ["reason": "\(reason)"])
-                return false
-            }
-        }
-        return false
     }
 }
