@@ -175,6 +175,15 @@ import Testing
             #expect(result.stderr.contains("Nothing was imported"), "damaged copy \(number): \(result)")
         }
         #expect(try sandbox.keychainctl(["find-generic-password", "-s", "imap.example.com"]).status == 44)
+        // A file of more than 64 MiB (sparse) is refused before it is read.
+        let huge = sandbox.home.appendingPathComponent("huge.keyring")
+        try real.write(to: huge)
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 65 << 20)
+        try handle.close()
+        let tooLarge = try sandbox.keychainctl(["import", "--from", "gnome-keyring", huge.path], stdin: Self.password + "\n")
+        #expect(tooLarge.status == 93, "\(tooLarge)")
+        #expect(tooLarge.stderr.contains("too large to be a keyring"), "\(tooLarge)")
         let notAKeyring = try sandbox.keychainctl(["import", "--from", "gnome-keyring", sandbox.home.appendingPathComponent("bus.conf").path],
                                                   stdin: Self.password + "\n")
         #expect(notAKeyring.status == 93, "\(notAKeyring)")

@@ -8,6 +8,7 @@ import KeychainStore
 /// and merged as a backup's items are. All or nothing.
 enum GnomeKeyringImport {
     static let wrongPasswordHint = "Give the keyring's own password, the one gnome-keyring unlocks it with (for the login keyring, usually your login password when the keyring was made), not a keychain password. Nothing was imported."
+    static let maximumFileSize = 64 << 20
     static let unreadableHint = "Nothing was imported. gnome-keyring keeps its keyrings in ${XDG_DATA_HOME:-~/.local/share}/keyrings (libsecret's and oo7's format in keyrings/v1); give the file's path."
 
     static func run(file: String?, password: String?, target: KeychainSession.Target) throws(CommandFailure) {
@@ -16,6 +17,13 @@ enum GnomeKeyringImport {
         let url = candidates.first { FileManager.default.fileExists(atPath: $0.path) } ?? candidates[0]
         // The file is read and checked before the password is asked for: typing it for a file
         // that is not a keyring wastes the user's time.
+        // Keyrings are kilobytes; a file of gigabytes is not one, and is not read into memory.
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.intValue ?? 0
+        guard size <= maximumFileSize else {
+            throw CommandFailure(status: errSecDecode, context: context,
+                                 message: "The file \(url.path) is too large to be a keyring (over \(maximumFileSize >> 20) MiB).",
+                                 hint: "Nothing was imported.")
+        }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw CommandFailure(status: errSecIO, context: context, message: "The keyring file \(url.path) could not be read.",
                                  hint: unreadableHint)
