@@ -102,6 +102,7 @@ let package = Package(
                 "KeychainServices",
                 "KeychainStore",
                 "CKeychainSystem",
+                "KeychainSecretService",  // import --from gnome-keyring
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -11,6 +11,9 @@
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config sqlite3 tmux python3-secretstorage python3-keyring libdbus-1-dev dbus)
 missing=()
+# gnome-keyring, libsecret-tools: `import --from gnome-keyring` is tested on keyring files the real
+# gnome-keyring-daemon and libsecret's file backend (secret-tool) write (GnomeKeyringImportTests).
+packages+=(gnome-keyring libsecret-tools)
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done

@@ -103,11 +103,7 @@ package final class KeychainCollection: SecretCollection {
     package func create(label: String, attributes: [String: String], secret: SecretValue,
                         replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool) {
         let shape = SecretItemShape(attributes)
-        var item = shape.keyAttributes
-        item[AttributeName.label] = .string(label)
-        if shape.itemClass == .genericPassword {
-            item[AttributeName.generic] = .data(StoredAttributes(attributes: attributes, contentType: secret.contentType).encoded)
-        }
+        let item = Self.keychainAttributes(shape, label: label, attributes: attributes, contentType: secret.contentType)
         do {
             let stored = try file.add(shape.itemClass, attributes: item, secret: secret.bytes, identity: identity)
             return (Self.record(of: stored), false)
@@ -132,6 +128,18 @@ package final class KeychainCollection: SecretCollection {
         } catch {
             throw .failed("the item could not be replaced")
         }
+    }
+
+    /// The keychain attributes an item of this collection is stored with: its shape's key
+    /// attributes and label, and for a generic password the whole set and the content type.
+    static func keychainAttributes(_ shape: SecretItemShape, label: String, attributes: [String: String],
+                                   contentType: String) -> [String: AttributeValue] {
+        var item = shape.keyAttributes
+        item[AttributeName.label] = .string(label)
+        if shape.itemClass == .genericPassword {
+            item[AttributeName.generic] = .data(StoredAttributes(attributes: attributes, contentType: contentType).encoded)
+        }
+        return item
     }
 
     package func setSecret(id: String, _ secret: SecretValue) throws(SecretCollectionError) {

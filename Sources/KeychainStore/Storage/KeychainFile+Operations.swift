@@ -19,34 +19,7 @@ extension KeychainFile {
     package func add(_ itemClass: ItemClass, attributes: [String: AttributeValue], secret: Data?,
                     identity: ClientIdentity, accessControl: ItemAccessControl? = nil) throws(KeychainStoreError) -> StoredItem {
         let table = ItemTable(itemClass)
-        var item = attributes
-        item[AttributeName.persistentReference] = nil
-        item[AttributeName.multiUser] = .data(Data())
-        item[AttributeName.uuid] = nil
-        item[AttributeName.accessControl] = accessControl.map { .data($0.encoded) }
-
-        let group = item[AttributeName.accessGroup]?.stringValue ?? identity.defaultGroup
-        guard identity.canWrite(group) else { throw .missingEntitlement(group: group) }
-        item[AttributeName.accessGroup] = .string(group)
-
-        if let pdmn = item[AttributeName.accessible] {
-            guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
-                throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
-            }
-            item[AttributeName.accessible] = .string(protection.pdmn)
-        } else {
-            item[AttributeName.accessible] = .string(KeychainFile.defaultProtection(itemClass, group: group).pdmn)
-        }
-        for flag in [AttributeName.synchronizable, AttributeName.tombstone] {
-            item[flag] = .integer((item[flag]?.integerValue ?? 0) == 0 ? 0 : 1)
-        }
-        for attribute in table.schema.attributes where attribute.hasDefault && item[attribute.name] == nil {
-            item[attribute.name] = attribute.defaultValue
-        }
-        let now = referenceNow()
-        item[AttributeName.creationDate] = .date(now)
-        item[AttributeName.modificationDate] = .date(now)
-        item[AttributeName.sha1] = itemDigest(item, schema: table.schema)
+        let item = try newItemAttributes(itemClass, attributes, identity: identity, accessControl: accessControl)
         let protection = ProtectionClass(pdmn: item[AttributeName.accessible]!.stringValue!)!
 
         return try withState { state throws(KeychainStoreError) -> StoredItem in
@@ -78,6 +51,44 @@ extension KeychainFile {
                 }
             }
         }
+    }
+
+    /// An added item's attributes as they are stored: what ``add(_:attributes:secret:identity:accessControl:)``
+    /// writes for `attributes` (the access group, accessibility, flags and primary-key defaults
+    /// filled in, the digest computed), with the dates now unless `dates` gives them (seconds
+    /// since 2001, as `cdat` and `mdat` hold them).
+    func newItemAttributes(_ itemClass: ItemClass, _ attributes: [String: AttributeValue], identity: ClientIdentity,
+                           accessControl: ItemAccessControl?,
+                           dates: (created: Double, modified: Double)? = nil) throws(KeychainStoreError) -> [String: AttributeValue] {
+        var item = attributes
+        item[AttributeName.persistentReference] = nil
+        item[AttributeName.multiUser] = .data(Data())
+        item[AttributeName.uuid] = nil
+        item[AttributeName.accessControl] = accessControl.map { .data($0.encoded) }
+
+        let group = item[AttributeName.accessGroup]?.stringValue ?? identity.defaultGroup
+        guard identity.canWrite(group) else { throw .missingEntitlement(group: group) }
+        item[AttributeName.accessGroup] = .string(group)
+
+        if let pdmn = item[AttributeName.accessible] {
+            guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
+                throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
+            }
+            item[AttributeName.accessible] = .string(protection.pdmn)
+        } else {
+            item[AttributeName.accessible] = .string(KeychainFile.defaultProtection(itemClass, group: group).pdmn)
+        }
+        for flag in [AttributeName.synchronizable, AttributeName.tombstone] {
+            item[flag] = .integer((item[flag]?.integerValue ?? 0) == 0 ? 0 : 1)
+        }
+        for attribute in ItemTable(itemClass).schema.attributes where attribute.hasDefault && item[attribute.name] == nil {
+            item[attribute.name] = attribute.defaultValue
+        }
+        let now = referenceNow()
+        item[AttributeName.creationDate] = .date(dates?.created ?? now)
+        item[AttributeName.modificationDate] = .date(dates?.modified ?? now)
+        item[AttributeName.sha1] = itemDigest(item, schema: ItemTable(itemClass).schema)
+        return item
     }
 
     /// Security's default accessibility: `dku` for the push service's group, `dk` for
