@@ -340,10 +340,14 @@ def loadavg():
 
 def alternate(providers, rounds, make_cmd, key="ns"):
     """Runs make_cmd(provider, round) on each provider, round by round, never two at once.
-    Even rounds start with the first provider, odd ones with the second."""
+    Even rounds start with the first provider, odd ones with the second. Each turn starts with
+    nothing left to write back (sync)."""
     out = {p.key: [] for p in providers}
     for r in range(rounds):
         for p in (providers if r % 2 == 0 else providers[::-1]):
+            # The disk too: gnome-keyring's last turn may have left megabytes to write back, and
+            # on ext4 the next fsync (ours, in a store) would wait for them.
+            os.sync()
             res = p.ask(**make_cmd(p, r))
             if key:
                 out[p.key].extend(res[key])
