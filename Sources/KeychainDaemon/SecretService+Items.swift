@@ -10,10 +10,8 @@ extension SecretService {
         if matches(call, interface, "SearchItems") {
             guard let attributes = call.arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
             do {
-                let records = try collection.search(attributes)
-                let readable = Set(records.map(\.id))
-                let protected = collection.lockedCandidates(attributes).filter { !readable.contains($0) }
-                return .values([.objectPaths((records.map(\.id) + protected).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
+                let found = try collection.searchIncludingLocked(attributes)
+                return .values([.objectPaths((found.records.map(\.id) + found.lockedIDs).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
             } catch .locked {
                 return .values([.objectPaths(collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
             } catch {

@@ -89,13 +89,11 @@ extension SecretService {
         let collections = state.withLock { state in state.collectionOrder.compactMap { name in state.collections[name].map { (name, $0) } } }
         for (name, collection) in collections {
             do {
-                let records = try collection.search(attributes)
-                unlocked += records.map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
                 // Items that need the user cannot be read without a prompt; the indexes still
                 // find them, and they are listed as locked so that the client asks to unlock them.
-                let readable = Set(records.map(\.id))
-                locked += collection.lockedCandidates(attributes).filter { !readable.contains($0) }
-                    .map { SecretObjectPath.itemPath(collection: name, id: $0) }
+                let found = try collection.searchIncludingLocked(attributes)
+                unlocked += found.records.map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
+                locked += found.lockedIDs.map { SecretObjectPath.itemPath(collection: name, id: $0) }
             } catch .locked {
                 // The attributes cannot be read; the indexes still say which items to unlock.
                 locked += collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) }

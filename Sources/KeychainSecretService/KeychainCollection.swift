@@ -37,6 +37,22 @@ package final class KeychainCollection: SecretCollection {
     // MARK: Reading
 
     package func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord] {
+        var skipped = 0
+        return try search(attributes, skipped: &skipped)
+    }
+
+    /// Only when a search passed over items that need the user does it ask the indexes which
+    /// they are: most searches meet none, and the extra query is then saved.
+    package func searchIncludingLocked(_ attributes: [String: String]) throws(SecretCollectionError) -> (records: [SecretItemRecord], lockedIDs: [String]) {
+        var skipped = 0
+        let records = try search(attributes, skipped: &skipped)
+        guard skipped > 0 else { return (records, []) }
+        let readable = Set(records.map(\.id))
+        return (records, lockedCandidates(attributes).filter { !readable.contains($0) })
+    }
+
+    /// The search; `skipped` counts the items passed over because they need the user.
+    private func search(_ attributes: [String: String], skipped: inout Int) throws(SecretCollectionError) -> [SecretItemRecord] {
         var records: [SecretItemRecord] = []
         var seen: Set<String> = []
         func consider(_ items: [StoredItem]) {
@@ -54,18 +70,18 @@ package final class KeychainCollection: SecretCollection {
         if let service = attributes["service"] { genericFilters[AttributeName.service] = .string(service) }
         if let account = attributes["username"] { genericFilters[AttributeName.account] = .string(account) }
         if genericFilters.isEmpty {
-            consider(try find(.genericPassword, [:]))
+            consider(try find(skipped: &skipped, .genericPassword, [:]))
         } else {
-            consider(try find(.genericPassword, genericFilters))
+            consider(try find(skipped: &skipped, .genericPassword, genericFilters))
             // An item kept whole never has both service and username (that set is a generic
             // password's shape), so a search naming both cannot match one: skip the query for
             // them, which no index serves (a scan of every generic password).
             if genericFilters.count < 2 {
-                consider(try find(.genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
+                consider(try find(skipped: &skipped, .genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
             }
         }
         // Internet passwords hold only the network schema's attributes.
-        if let filters = Self.internetFilters(attributes) { consider(try find(.internetPassword, filters)) }
+        if let filters = Self.internetFilters(attributes) { consider(try find(skipped: &skipped, .internetPassword, filters)) }
         return records
     }
 
@@ -201,10 +217,15 @@ package final class KeychainCollection: SecretCollection {
     /// Protected items are left out of Secret Service answers rather than failing them.
     private static func skip(_ accessControl: Data?) -> AuthorizationOutcome { .skip }
 
-    private func find(_ itemClass: ItemClass, _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
+    private func find(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
+        var passedOver = 0
+        defer { skipped += passedOver }
         do {
             return try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity, limit: nil,
-                                 includeSecrets: false, authorize: Self.skip)
+                                 includeSecrets: false, authorize: { _ in
+                                     passedOver += 1
+                                     return .skip
+                                 })
         } catch where error.status == SecStatus.itemNotFound {
             return []
         } catch {

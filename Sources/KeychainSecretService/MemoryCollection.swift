@@ -31,6 +31,10 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
         }
     }
 
+    package func searchIncludingLocked(_ attributes: [String: String]) throws(SecretCollectionError) -> (records: [SecretItemRecord], lockedIDs: [String]) {
+        (try search(attributes), [])
+    }
+
     /// Never locked, so never asked.
     package func lockedCandidates(_ attributes: [String: String]) -> [String] { [] }
 

@@ -80,6 +80,9 @@ package protocol SecretCollection: AnyObject, Sendable {
     /// does) unless the store cannot read attributes without its keys, in which case it throws
     /// `.locked`.
     func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord]
+    /// A search that also names the items that match by their indexes but cannot be read now
+    /// (they need the user): what the service lists as locked.
+    func searchIncludingLocked(_ attributes: [String: String]) throws(SecretCollectionError) -> (records: [SecretItemRecord], lockedIDs: [String])
     /// While the collection is locked: the ids of the items that may match, as far as the store
     /// can tell without its keys (empty when it cannot tell). What a locked collection lists, so
     /// that a client knows to unlock it.
