@@ -13,6 +13,8 @@ package enum GitCredentialHelper {
     package static let seenState = "keychain:seen=1"
 
     static let usage = "usage: \(name) <get|store|erase>\n"
+    /// libsecret's schema for network passwords, which keychaind keeps in `kSecAttrDescription`.
+    static let networkSchema = "org.gnome.keyring.NetworkPassword"
 
     /// Runs the helper with the arguments after the program name; returns the exit status.
     ///
@@ -171,6 +173,10 @@ package enum GitCredentialHelper {
         if try InternetPasswords.updateData(target.keyQuery, data: data) { return }
         var attributes = target.keyQuery
         attributes[kSecAttrLabel as String] = target.label(protocolName: credential.protocolName ?? "")
+        // The kind keychaind records for libsecret's network passwords (its `xdg:schema`), which
+        // git's libsecret helper stores: with it, a later store by that helper through keychaind
+        // finds this item as its own and replaces it.
+        attributes[kSecAttrDescription as String] = networkSchema
         do throws(HelperFailure) {
             try InternetPasswords.add(attributes, data: data)
         } catch where error.status == errSecDuplicateItem {

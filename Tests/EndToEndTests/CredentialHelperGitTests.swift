@@ -27,6 +27,7 @@ import Testing
         #expect(item.stdout.contains(#""path"<blob>=<NULL>"#))
         #expect(item.stdout.contains(#""atyp"<blob>=<NULL>"#))
         #expect(item.stdout.contains(#"0x00000007 <blob>="Git: https://git.example.com/""#))
+        #expect(item.stdout.contains(#""desc"<blob>="org.gnome.keyring.NetworkPassword""#))
 
         let rejected = try runner.git("reject", credential)
         #expect(rejected.status == 0, "\(rejected)")
