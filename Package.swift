@@ -29,6 +29,8 @@ let package = Package(
         .library(name: "KeychainDBus", targets: ["KeychainDBus"]),
         .executable(name: "keychainctl", targets: ["keychainctl"]),
         .executable(name: "keychaind", targets: ["keychaind"]),
+        .executable(name: "git-credential-keychain", targets: ["git-credential-keychain"]),
+        .executable(name: "docker-credential-keychain", targets: ["docker-credential-keychain"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -123,6 +125,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // git's and docker's credential helpers over internet passwords, through the SecItem API
+        // only (docs/credential-helpers.md); the library holds both, the executables call it.
+        .target(name: "KeychainCredentialHelpers", dependencies: ["KeychainServices", "CKeychainSystem"], swiftSettings: strict),
+        .executableTarget(name: "git-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
+        .executableTarget(name: "docker-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
         // The seed articles' code, with only the import line changed, run by SeedTests.
         .executableTarget(
             name: "seed-keychain-manager",

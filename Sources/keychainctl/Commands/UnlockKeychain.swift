@@ -9,14 +9,19 @@ struct UnlockKeychain: ParsableCommand {
         discussion: """
             Unlocks the keychain for every process of this user. Without -p the password is \
             prompted for on the terminal without echo (or read as one line from standard input \
-            when it is not a terminal). A wrong password exits 51 (errSecAuthFailed). A keychain \
-            without a password is always unlocked; nothing is asked then. \
-            \(PasswordArgument.warning)
+            when it is not a terminal). --password-fd N reads it as one line from the open file \
+            descriptor N instead (--password-fd - from standard input), for containers and CI. \
+            A wrong password exits 51 (errSecAuthFailed). A keychain without a password is \
+            always unlocked; nothing is asked then. \(PasswordArgument.warning)
             """)
 
     @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,
             help: ArgumentHelp("The keychain password. Give -p last, or -p -, to be prompted without echo.", valueName: "password"))
     var password: String?
+
+    @Option(name: .customLong("password-fd"),
+            help: ArgumentHelp("Read the password as one line from this open file descriptor (- for standard input).", valueName: "fd"))
+    var passwordFD: PasswordDescriptor?
 
     @Flag(name: .customShort("u"), help: "Do not use a password: succeeds only for a keychain without one (otherwise errSecAuthFailed).")
     var withoutPassword = false
@@ -29,6 +34,9 @@ struct UnlockKeychain: ParsableCommand {
     func validate() throws {
         try location.validate(positional: keychains, allowsSeveral: false)
         if withoutPassword && password != nil { throw ValidationError("Give -u or -p, not both.") }
+        if passwordFD != nil && (password != nil || withoutPassword) {
+            throw ValidationError("Give --password-fd, -p or -u, not two of them.")
+        }
     }
 
     func run() throws {
@@ -37,9 +45,13 @@ struct UnlockKeychain: ParsableCommand {
         let file = try KeychainSession.open(target)
         guard try KeychainAdministration.hasPassword(file, context: context) else { return }
         if withoutPassword { throw CommandFailure.status(errSecAuthFailed, context, hint: "The keychain has a password; give it with -p or at the prompt.") }
-        let secret = try PasswordArgument.resolve(password ?? PasswordArgument.readMarker,
-                                                  prompt: "password to unlock \(target.url.path): ",
-                                                  confirmPrompt: nil, context: context)
+        let prompt = "password to unlock \(target.url.path): "
+        let secret = if let passwordFD {
+            try passwordFD.read(prompt: prompt, context: context)
+        } else {
+            try PasswordArgument.resolve(password ?? PasswordArgument.readMarker, prompt: prompt,
+                                         confirmPrompt: nil, context: context)
+        }
         do throws(CommandFailure) {
             try KeychainAdministration.unlock(file, password: secret, context: context)
         } catch {

@@ -21,7 +21,7 @@ enum ArgumentNormalizer {
     /// of the option before it is recognised as a value.
     static let valueOptions: Set<String> = [
         "-a", "-c", "-C", "-d", "-D", "-G", "-j", "-l", "-p", "-P", "-r", "-s", "-t", "-w", "-T", "-o",
-        "--keychain", "--access-group",
+        "--keychain", "--access-group", "--password-fd",
     ]
 
     static func normalize(_ arguments: [String]) -> [String] {

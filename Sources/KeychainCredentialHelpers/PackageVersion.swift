@@ -1,0 +1,1 @@
+../keychainctl/Support/PackageVersion.swift
