@@ -1,19 +1,24 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the build and the tests need, if any is missing:
 #   libsqlite3-dev, pkg-config  the keychain's storage (system SQLite)
+#   libdbus-1-dev                keychaind's D-Bus layer (system libdbus-1)
 #   sqlite3                      tests that tamper with a keychain file directly
 #   tmux                         tests that type at a real terminal prompt
+#   dbus                         dbus-daemon and dbus-send, for the D-Bus tests' private buses
 #   python3-secretstorage        the Secret Service session tests run the real client's crypto
 #                                (/usr/bin/python3 -c 'import secretstorage'), brings python3-cryptography
-#   python3-keyring              the keyring client the Secret Service daemon is checked against
-#   libdbus-1-dev                the Secret Service daemon's D-Bus layer (system libdbus-1)
-#   dbus                         dbus-daemon and dbus-send, for the D-Bus tests' private buses
+#   python3-keyring              the keyring client keychaind is checked against
+#   libsecret-tools              secret-tool, the client keychaind is checked against, and libsecret's
+#                                file backend, which writes the v1 keyrings `import --from gnome-keyring` reads
+#   gnome-keyring                the peer keychaind is compared with, and the writer of the legacy
+#                                keyring files `import --from gnome-keyring` reads
+#   git, libsecret-1-dev         git's own libsecret credential helper, built from the source Debian's
+#                                git ships, against keychaind; git for git-credential-keychain's tests
+#   pinentry-tty                 the prompter keychaind's unlock prompts are typed at (in tmux)
 set -euo pipefail
-packages=(libsqlite3-dev pkg-config sqlite3 tmux python3-secretstorage python3-keyring libdbus-1-dev dbus)
+packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
+          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty)
 missing=()
-# gnome-keyring, libsecret-tools: `import --from gnome-keyring` is tested on keyring files the real
-# gnome-keyring-daemon and libsecret's file backend (secret-tool) write (GnomeKeyringImportTests).
-packages+=(gnome-keyring libsecret-tools)
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
 done

@@ -58,7 +58,7 @@ package final class KeychainCollection: SecretCollection {
         func consider(_ items: [StoredItem]) {
             for item in items {
                 let record = Self.record(of: item)
-                let searchable = Self.searchableAttributes(record.attributes, of: item.itemClass)
+                let searchable = Self.searchableAttributes(record.attributes, of: item.itemClass, for: attributes)
                 guard !seen.contains(record.id), attributes.allSatisfy({ searchable[$0.key] == $0.value }) else { continue }
                 seen.insert(record.id)
                 records.append(record)
@@ -135,7 +135,7 @@ package final class KeychainCollection: SecretCollection {
         } catch {
             throw Self.translate(error)
         }
-        let query = ItemQuery(itemClass: shape.itemClass, filters: shape.keyAttributes)
+        let query = ItemQuery(itemClass: shape.itemClass, filters: Self.primaryKeyFilters(item, of: shape.itemClass))
         do {
             try file.update(query, changes: item, secret: secret.bytes, identity: identity)
             guard let replaced = try file.find(query, identity: identity, limit: 1, includeSecrets: false, authorize: Self.skip).first else {
@@ -149,6 +149,24 @@ package final class KeychainCollection: SecretCollection {
         } catch {
             throw .failed("the item could not be replaced")
         }
+    }
+
+    /// Filters that select the one item whose primary key `item` would have: each key attribute
+    /// it gives, or the default an add writes in its place. (Not its other attributes: the item
+    /// that holds the key may have been written by SecItemAdd, without our kind or label.) The
+    /// access group, `sync` and `musr` are the engine's to add.
+    static func primaryKeyFilters(_ item: [String: AttributeValue], of itemClass: ItemClass) -> [String: AttributeValue] {
+        var filters: [String: AttributeValue] = [:]
+        let engineOwned: Set<String> = [AttributeName.accessGroup, AttributeName.synchronizable, AttributeName.multiUser]
+        for name in itemClass.schema.primaryKey where !engineOwned.contains(name) {
+            guard let attribute = itemClass.schema.attribute(name) else { continue }
+            if let value = item[name] {
+                filters[name] = value
+            } else if attribute.hasDefault {
+                filters[name] = attribute.defaultValue
+            }
+        }
+        return filters
     }
 
     /// The keychain attributes an item of this collection is stored with: its shape's key
@@ -345,14 +363,16 @@ package final class KeychainCollection: SecretCollection {
         return UInt64(max(0, sinceReference + Date.timeIntervalBetween1970AndReferenceDate))
     }
 
-    /// The attributes a search matches an item by: its own, and for an internet password also
-    /// the network schema's name, since every internet password is a network password. (libsecret
-    /// searches with `xdg:schema` for that schema, git's helper among its users, and must find
-    /// the internet passwords `SecItemAdd` and `keychainctl` wrote too.)
-    static func searchableAttributes(_ attributes: [String: String], of itemClass: ItemClass) -> [String: String] {
-        guard itemClass == .internetPassword, attributes[SecretItemShape.schemaAttribute] == nil else { return attributes }
+    /// The attributes a search matches an item by: its own, and for an internet password without
+    /// a schema of its own also the network schema the search names, since every internet
+    /// password is a network password. (libsecret searches with `xdg:schema`, git's helper among
+    /// its users, and must find the internet passwords `SecItemAdd` and `keychainctl` wrote too.)
+    static func searchableAttributes(_ attributes: [String: String], of itemClass: ItemClass,
+                                     for search: [String: String]) -> [String: String] {
+        guard itemClass == .internetPassword, attributes[SecretItemShape.schemaAttribute] == nil,
+              let schema = search[SecretItemShape.schemaAttribute], SecretItemShape.networkSchemas.contains(schema) else { return attributes }
         var searchable = attributes
-        searchable[SecretItemShape.schemaAttribute] = SecretItemShape.networkSchema
+        searchable[SecretItemShape.schemaAttribute] = schema
         return searchable
     }
 
@@ -374,7 +394,7 @@ package final class KeychainCollection: SecretCollection {
             case "domain": filters[AttributeName.securityDomain] = .string(value)
             case "authtype": filters[AttributeName.authenticationType] = .string(value)
             case SecretItemShape.schemaAttribute:
-                guard value == SecretItemShape.networkSchema else { return nil }
+                guard SecretItemShape.networkSchemas.contains(value) else { return nil }
             default:
                 return nil
             }

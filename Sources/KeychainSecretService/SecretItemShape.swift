@@ -26,6 +26,9 @@ package enum SecretItemShape: Equatable, Sendable {
     package static let schemaAttribute = "xdg:schema"
     /// libsecret's schema for network passwords (gnome-keyring's name, kept by libsecret).
     package static let networkSchema = "org.gnome.keyring.NetworkPassword"
+    /// The schemas whose items are network passwords: libsecret's, and the one git's libsecret
+    /// helper names since git 2.45 (same attributes).
+    package static let networkSchemas: Set<String> = [networkSchema, "org.git.Password"]
     /// The kind (`desc`) of items whose attribute set has no keychain shape, so that they can be
     /// found as a group by their blind index.
     package static let otherKind = "Secret Service item"
@@ -71,8 +74,8 @@ package struct NetworkFields: Equatable, Sendable {
     var object: String?
     var domain: String?
     var authType: String?
-    /// Whether the client gave `xdg:schema` (kept in `desc`, so it comes back).
-    var namedSchema: Bool
+    /// The `xdg:schema` the client gave, if any (kept in `desc`, so it comes back).
+    var namedSchema: String?
 
     private static let names: Set<String> = ["user", "server", "protocol", "port", "object", "domain", "authtype",
                                              SecretItemShape.schemaAttribute]
@@ -95,7 +98,7 @@ package struct NetworkFields: Equatable, Sendable {
     /// schema's names, a known protocol, a decimal port), or nil.
     init?(_ attributes: [String: String]) {
         guard let server = attributes["server"], attributes.keys.allSatisfy(Self.names.contains) else { return nil }
-        if let schema = attributes[SecretItemShape.schemaAttribute], schema != SecretItemShape.networkSchema { return nil }
+        if let schema = attributes[SecretItemShape.schemaAttribute], !SecretItemShape.networkSchemas.contains(schema) { return nil }
         self.server = server
         self.user = attributes["user"]
         if let name = attributes["protocol"] {
@@ -112,7 +115,7 @@ package struct NetworkFields: Equatable, Sendable {
         self.object = attributes["object"]
         self.domain = attributes["domain"]
         self.authType = attributes["authtype"]
-        self.namedSchema = attributes[SecretItemShape.schemaAttribute] != nil
+        self.namedSchema = attributes[SecretItemShape.schemaAttribute]
     }
 
     /// The Secret Service attributes of an internet password's keychain attributes.
@@ -125,8 +128,8 @@ package struct NetworkFields: Equatable, Sendable {
         if let object = item[AttributeName.path]?.text, !object.isEmpty { attributes["object"] = object }
         if let domain = item[AttributeName.securityDomain]?.text, !domain.isEmpty { attributes["domain"] = domain }
         if let type = item[AttributeName.authenticationType]?.text, !type.isEmpty, type != "dflt" { attributes["authtype"] = type }
-        if item[AttributeName.description]?.text == SecretItemShape.networkSchema {
-            attributes[SecretItemShape.schemaAttribute] = SecretItemShape.networkSchema
+        if let kind = item[AttributeName.description]?.text, SecretItemShape.networkSchemas.contains(kind) {
+            attributes[SecretItemShape.schemaAttribute] = kind
         }
         return attributes
     }
@@ -138,7 +141,7 @@ package struct NetworkFields: Equatable, Sendable {
         item[AttributeName.path] = .string(object ?? "")
         item[AttributeName.securityDomain] = .string(domain ?? "")
         if let authType { item[AttributeName.authenticationType] = .string(authType) }
-        if namedSchema { item[AttributeName.description] = .string(SecretItemShape.networkSchema) }
+        if let namedSchema { item[AttributeName.description] = .string(namedSchema) }
         return item
     }
 }

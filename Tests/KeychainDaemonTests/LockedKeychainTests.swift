@@ -6,13 +6,13 @@ import Testing
 
 /// A keychain with a password, locked: what D-Bus clients see, and the pinentry prompt that
 /// unlocks it, typed at a real terminal (pinentry-tty in tmux).
-@Suite(.enabled(if: TmuxSession.isAvailable && FileManager.default.isExecutableFile(atPath: "/usr/bin/pinentry-tty")))
-struct LockedKeychainTests {
+@Suite struct LockedKeychainTests {
     static let password = "correct horse battery"
 
     /// A sandbox whose keychain holds one item and has a password, and is locked; keychaind's
     /// prompts go to a tmux pane.
     static func lockedSandbox() throws -> (DaemonSandbox, TmuxSession) {
+        try requirePrompter()
         let sandbox = try DaemonSandbox(nil)
         let terminal = try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "prompts",
                                        shellLine: "sleep 600")
@@ -24,6 +24,13 @@ struct LockedKeychainTests {
         let lock = try sandbox.keychainctl(["lock-keychain"])
         try #require(lock.status == 0, "\(lock)")
         return (sandbox, terminal)
+    }
+
+    /// These tests need a real terminal and a real pinentry; without them they fail, never skip.
+    static func requirePrompter() throws {
+        try #require(TmuxSession.isAvailable, "tmux is missing: run scripts/install-system-packages.sh")
+        try #require(FileManager.default.isExecutableFile(atPath: "/usr/bin/pinentry-tty"),
+                     "pinentry-tty is missing: run scripts/install-system-packages.sh")
     }
 
     static func isLocked(_ sandbox: DaemonSandbox) throws -> Bool? {
@@ -61,6 +68,7 @@ struct LockedKeychainTests {
     /// An item whose access control needs the user is listed as locked even while the keychain
     /// is unlocked; unlocking it prompts, and opens it for that client only.
     @Test func anItemThatNeedsTheUserPromptsForEachClient() throws {
+        try Self.requirePrompter()
         let sandbox = try DaemonSandbox(nil)
         let terminal = try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "prompts", shellLine: "sleep 600")
         defer { terminal.close() }

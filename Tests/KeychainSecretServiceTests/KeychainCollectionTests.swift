@@ -54,6 +54,12 @@ import Testing
                                   secret: Data("p".utf8), identity: .unconfigured)
         let bySchema = try collection.search(["xdg:schema": "org.gnome.keyring.NetworkPassword", "server": "plain.example.org"])
         #expect(bySchema.map(\.attributes) == [["server": "plain.example.org", "user": "c"]])
+        // Newer git names its own schema, with the same attributes: also a network password.
+        #expect(try collection.search(["xdg:schema": "org.git.Password", "server": "plain.example.org"]).count == 1)
+        let newerGit = ["xdg:schema": "org.git.Password", "user": "d", "server": "new.example.org", "protocol": "https"]
+        let created2 = try collection.create(label: "g", attributes: newerGit, secret: Self.secret("x"), replace: true)
+        #expect(created2.item.id.hasPrefix("i"))
+        #expect(try collection.item(id: created2.item.id).attributes == newerGit)
     }
 
     @Test func anyOtherAttributeSetRoundTripsWhole() throws {
@@ -72,6 +78,22 @@ import Testing
         let subset = try collection.create(label: "sub", attributes: ["a=b": "c&d"], secret: Self.secret("sub"), replace: true)
         #expect(!subset.replaced)
         #expect(try collection.allItems().count == 2)
+    }
+
+    /// Storing over an item that holds the same keychain key but was written by the keychain's
+    /// own tools (no kind, no stored set) replaces that item.
+    @Test func storingOverAKeychainItemWithTheSameKeyReplacesIt() throws {
+        let keychain = try TestKeychain()
+        _ = try keychain.file.add(.internetPassword, attributes: [AttributeName.server: .string("git.example.com"), AttributeName.account: .string("bob"),
+                                                                   AttributeName.protocol: .string("htps")],
+                                  secret: Data("old".utf8), identity: .unconfigured)
+        let collection = KeychainCollection(file: keychain.file, label: "Login")
+        let stored = try collection.create(label: "git", attributes: ["xdg:schema": "org.gnome.keyring.NetworkPassword", "user": "bob",
+                                                                      "server": "git.example.com", "protocol": "https"],
+                                           secret: Self.secret("new"), replace: true)
+        #expect(stored.replaced)
+        #expect(try collection.secret(id: stored.item.id) == Self.secret("new"))
+        #expect(try collection.allItems().count == 1)
     }
 
     @Test func otherAccessGroupsAreInvisible() throws {
