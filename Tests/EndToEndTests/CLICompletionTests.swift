@@ -69,4 +69,16 @@ import Testing
         #expect(try !script("zsh").isEmpty)
         #expect(try !script("fish").isEmpty)
     }
+
+    @Test("--experimental-dump-help, what the generate-manual plugin reads, is the whole command tree as JSON")
+    func dumpHelpForManual() throws {
+        let result = try CLISandbox().run(["--experimental-dump-help"])
+        try #require(result.status == 0, "\(result)")
+        let tree = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let command = try #require(tree["command"] as? [String: Any])
+        #expect(command["commandName"] as? String == "keychainctl")
+        let names = (command["subcommands"] as? [[String: Any]] ?? []).compactMap { $0["commandName"] as? String }
+        #expect(names.contains("find-generic-password"))
+        #expect(names.contains("dump-keychain"))
+    }
 }
