@@ -15,9 +15,11 @@
 #   git, libsecret-1-dev         git's own libsecret credential helper, built from the source Debian's
 #                                git ships, against keychaind; git for git-credential-keychain's tests
 #   pinentry-tty                 the prompter keychaind's unlock prompts are typed at (in tmux)
+#   zsh, fish                    `zsh -n` / `fish -n` on keychainctl's completion scripts (those tests
+#                                are skipped without them)
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
-          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty)
+          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

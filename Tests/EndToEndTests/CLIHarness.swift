@@ -51,9 +51,10 @@ final class CLISandbox: Sendable {
     }
 
     /// Runs keychainctl with `arguments`; `stdin` is fed from a file (so it is never a
-    /// terminal), empty when nil. `executable` runs it under another name (a link to it).
+    /// terminal), empty when nil; `stdinData` gives raw bytes instead. `executable` runs it
+    /// under another name (a link to it).
     @discardableResult
-    func run(_ arguments: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+    func run(_ arguments: [String], stdin: String? = nil, stdinData: Data? = nil, environment extra: [String: String] = [:],
              executable: URL? = nil) throws -> CLIResult {
         let id = UUID().uuidString
         let inURL = home.appendingPathComponent("stdin-\(id)")
@@ -62,7 +63,7 @@ final class CLISandbox: Sendable {
         defer {
             for url in [inURL, outURL, errURL] { try? FileManager.default.removeItem(at: url) }
         }
-        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data((stdin ?? "").utf8))
+        _ = FileManager.default.createFile(atPath: inURL.path, contents: stdinData ?? Data((stdin ?? "").utf8))
         _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         let input = try FileHandle(forReadingFrom: inURL)

@@ -18,6 +18,9 @@ struct FindPassword<Item: PasswordItemClass>: ParsableCommand {
     @Flag(name: .customShort("w"), help: "Print only the password, on standard output.")
     var passwordOnly = false
 
+    @Flag(name: .customLong("json"), help: "Print the item as one JSON object (sorted keys); with -w or -g it has the password.")
+    var json = false
+
     @OptionGroup var location: KeychainOption
     @OptionGroup var group: AccessGroupOption
 
@@ -32,6 +35,6 @@ struct FindPassword<Item: PasswordItemClass>: ParsableCommand {
         let show: PasswordActions.Show = passwordOnly ? .passwordOnly : showPassword ? .attributesAndPassword : .attributes
         try PasswordActions.find(try attributes.attributes(), show: show,
                                  targets: KeychainSession.targets(location.named(keychains)),
-                                 accessGroup: group.accessGroup)
+                                 accessGroup: group.accessGroup, json: json)
     }
 }

@@ -45,9 +45,16 @@ enum PasswordActions {
     }
 
     /// Prints the first item matching `given` in the first of `targets` that has one.
+    /// With `json`, the item is one JSON object (``ItemJSON``), with the password in it only
+    /// when `show` asks for the password.
     static func find(_ given: PasswordAttributes, show: Show, targets: [KeychainSession.Target],
-                     accessGroup: String?) throws(CommandFailure) {
+                     accessGroup: String?, json: Bool = false) throws(CommandFailure) {
         let (found, keychain) = try first(given, withSecret: show != .attributes, targets: targets, accessGroup: accessGroup)
+        if json {
+            let secret = show == .attributes ? nil : (found.secret ?? Data())
+            Console.out(ItemJSON.text(ItemJSON.object(found.attributes, kind: given.kind, keychain: keychain, secret: secret)))
+            return
+        }
         let secret = Array(found.secret ?? Data())
         switch show {
         case .passwordOnly:

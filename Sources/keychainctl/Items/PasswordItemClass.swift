@@ -46,7 +46,8 @@ extension GenericPasswordOptions: PasswordItemClass {
         macOS `security`. With -g the password follows on standard error ("password: …"); \
         with -w only the password is printed, on standard output (as hex when it has \
         unprintable bytes). No match exits 44 (errSecItemNotFound). With several keychains, \
-        they are searched in order.
+        they are searched in order. --json prints the item as one JSON object instead (the \
+        password in it only with -w or -g; see docs/keychainctl.md).
 
         Example: keychainctl find-generic-password -a alice -s example.com -w
         """
@@ -74,7 +75,9 @@ extension InternetPasswordOptions: PasswordItemClass {
         """
         Prints the first matching item's attributes on standard output, in the format of \
         macOS `security`. With -g the password follows on standard error; with -w only the \
-        password is printed, on standard output. No match exits 44 (errSecItemNotFound).
+        password is printed, on standard output. No match exits 44 (errSecItemNotFound). \
+        --json prints the item as one JSON object instead (the password in it only with -w \
+        or -g; see docs/keychainctl.md).
 
         Example: keychainctl find-internet-password -s example.com -r htps -w
         """

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// scripts/install.sh into a temporary prefix, with the debug build `swift build --build-tests`
+/// already made (`--debug --no-build`: the script then runs no SwiftPM command, which would wait
+/// for the build folder this test run holds), then `--uninstall`.
+@Suite struct CLIInstallTests {
+    static let ours = [
+        "bin/keychainctl", "bin/keychaind", "bin/git-credential-keychain", "bin/docker-credential-keychain",
+        "share/bash-completion/completions/keychainctl", "share/zsh/site-functions/_keychainctl",
+        "share/fish/vendor_completions.d/keychainctl.fish",
+        "share/dbus-1/services/org.freedesktop.secrets.service", "share/systemd/user/keychaind.service",
+        "share/swift-keychain/install-manifest",
+    ]
+
+    func install(_ arguments: [String], home: CLISandbox) throws -> ProofSupport.Outcome {
+        let script = ProofSupport.packageRoot.appendingPathComponent("scripts/install.sh")
+        return try ProofSupport.run(try ProofSupport.tool("bash"), [script.path] + arguments, environment: home.environment)
+    }
+
+    /// Every file and folder under `root`, relative to it, sorted.
+    func contents(_ root: URL) -> [String] {
+        let enumerator = FileManager.default.enumerator(atPath: root.path)
+        return ((enumerator?.allObjects as? [String]) ?? []).sorted()
+    }
+
+    @Test("install.sh --debug --no-build installs everything under the prefix; --uninstall removes exactly that")
+    func installThenUninstall() throws {
+        let home = try CLISandbox()
+        let prefix = home.home.appendingPathComponent("prefix")
+        // Something of someone else's in the prefix, which uninstall must leave alone.
+        let foreign = prefix.appendingPathComponent("bin/other-tool")
+        try FileManager.default.createDirectory(at: foreign.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("keep me\n".utf8).write(to: foreign)
+
+        let installed = try install(["--debug", "--no-build", "--prefix", prefix.path], home: home)
+        try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+        for path in Self.ours {
+            let file = prefix.appendingPathComponent(path)
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            #expect(size > 0, "\(path) is missing or empty")
+        }
+        for binary in Self.ours.prefix(4) {
+            #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent(binary).path), "\(binary)")
+        }
+        // The man pages are there when swift-argument-parser's plugin made them (install.sh
+        // without --no-build runs it).
+        let page = ProofSupport.packageRoot.appendingPathComponent(".build/plugins/GenerateManual/outputs/keychainctl/keychainctl.1")
+        if FileManager.default.fileExists(atPath: page.path) {
+            #expect(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/man/man1/keychainctl.1").path))
+        }
+        let version = try ProofSupport.run(prefix.appendingPathComponent("bin/keychainctl"), ["--version"], environment: home.environment)
+        #expect(version.status == 0)
+        #expect(version.stdout.hasPrefix("keychainctl "))
+        let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/keychaind.service"), encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(prefix.path)/bin/keychaind\n"))
+        let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.freedesktop.secrets.service"), encoding: .utf8)
+        #expect(activation.contains("Exec=\(prefix.path)/bin/keychaind\n"))
+        let manifest = try String(contentsOf: prefix.appendingPathComponent("share/swift-keychain/install-manifest"), encoding: .utf8)
+        #expect(!manifest.contains("other-tool"))
+        #expect(manifest.contains("\(prefix.path)/bin/keychainctl\n"))
+
+        // Installing again is harmless, and still uninstalls cleanly.
+        let again = try install(["--debug", "--no-build", "--prefix", prefix.path], home: home)
+        #expect(again.status == 0, "\(again.stderr)")
+
+        let removed = try install(["--uninstall", "--prefix", prefix.path], home: home)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(contents(prefix) == ["bin", "bin/other-tool"])
+        #expect(try String(contentsOf: foreign, encoding: .utf8) == "keep me\n")
+
+        // Nothing left to uninstall: an error, and nothing touched.
+        let twice = try install(["--uninstall", "--prefix", prefix.path], home: home)
+        #expect(twice.status == 1)
+        #expect(contents(prefix) == ["bin", "bin/other-tool"])
+    }
+
+    @Test("install.sh refuses unknown arguments and configurations with the usage status")
+    func usage() throws {
+        let home = try CLISandbox()
+        #expect(try install(["--frobnicate"], home: home).status == 2)
+        let script = ProofSupport.packageRoot.appendingPathComponent("scripts/install.sh")
+        let bad = try ProofSupport.run(try ProofSupport.tool("bash"), [script.path, "--no-build", "--prefix", home.path("p")],
+                                       environment: home.environment.merging(["SWIFT_KEYCHAIN_INSTALL_BUILD": "fast"]) { $1 })
+        #expect(bad.status == 2)
+        #expect(!FileManager.default.fileExists(atPath: home.path("p")))
+    }
+}

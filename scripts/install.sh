@@ -1,0 +1,154 @@
+#!/usr/bin/env bash
+# Installs swift-keychain's programs for one user (or into any prefix), and removes them again.
+#
+#   scripts/install.sh [--prefix DIR] [--debug] [--no-build]
+#   scripts/install.sh --uninstall [--prefix DIR]
+#
+# Builds in release mode and installs, under DIR (default ~/.local):
+#   bin/keychainctl, bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain
+#       (stripped)
+#   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
+#   share/fish/vendor_completions.d/keychainctl.fish   (keychainctl --generate-completion-script)
+#   share/man/man1/keychainctl.1, keychaind.1   (swift-argument-parser's generate-manual plugin;
+#       skipped with a warning when the plugin cannot run)
+#   share/dbus-1/services/org.freedesktop.secrets.service   (keychaind's D-Bus activation file)
+#   share/systemd/user/keychaind.service                     (keychaind's systemd --user unit)
+# and records every file (and every folder it created) in DIR/share/swift-keychain/install-manifest.
+# --uninstall removes exactly what the manifest lists, and nothing else. Nothing is started or
+# enabled: see docs/secret-service.md for keychaind.
+#
+# --debug (or SWIFT_KEYCHAIN_INSTALL_BUILD=debug) builds and installs the debug configuration,
+# for tests. --no-build installs what `swift build` already built in that configuration (and a
+# manual page only if the plugin generated one before): it runs no SwiftPM command, so it works
+# while another one (such as `swift test`) holds the build folder.
+set -euo pipefail
+
+usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+prefix="$HOME/.local"
+configuration="${SWIFT_KEYCHAIN_INSTALL_BUILD:-release}"
+uninstall=false
+build=true
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || usage; prefix="$2"; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; shift ;;
+        --debug) configuration=debug; shift ;;
+        --no-build) build=false; shift ;;
+        --uninstall) uninstall=true; shift ;;
+        -h|--help) usage ;;
+        *) echo "install.sh: unknown argument: $1" >&2; usage ;;
+    esac
+done
+case "$configuration" in
+    release|debug) ;;
+    *) echo "install.sh: SWIFT_KEYCHAIN_INSTALL_BUILD must be release or debug, not $configuration" >&2; exit 2 ;;
+esac
+case "$prefix" in
+    "") echo "install.sh: empty prefix" >&2; exit 2 ;;
+    *$'\n'*) echo "install.sh: the prefix may not contain a newline" >&2; exit 2 ;;
+    /*) ;;
+    *) prefix="$PWD/$prefix" ;;
+esac
+prefix="${prefix%/}"
+manifest="$prefix/share/swift-keychain/install-manifest"
+
+if $uninstall; then
+    if [ ! -f "$manifest" ]; then
+        echo "install.sh: nothing to uninstall: no $manifest" >&2
+        exit 1
+    fi
+    # Files first, then the folders the install created, deepest first, when they are empty.
+    while IFS= read -r entry; do
+        case "$entry" in
+            */) ;;
+            "$prefix"/*) rm -f -- "$entry" && echo "removed $entry" ;;
+            *) echo "install.sh: skipping $entry: not under $prefix" >&2 ;;
+        esac
+    done < "$manifest"
+    folders=$(grep '/$' "$manifest" | awk '{ print length($0) "\t" $0 }' | sort -rn | cut -f2- || true)
+    rm -f -- "$manifest"
+    while IFS= read -r folder; do
+        [ -n "$folder" ] || continue
+        case "$folder" in "$prefix"/*) rmdir -- "$folder" 2>/dev/null || true ;; esac
+    done <<< "$folders"
+    exit 0
+fi
+
+cd "$(dirname "$0")/.."
+root="$PWD"
+products=(keychainctl keychaind git-credential-keychain docker-credential-keychain)
+if $build; then
+    for product in "${products[@]}"; do
+        swift build -c "$configuration" --product "$product"
+    done
+    # The manual pages: for every executable that uses swift-argument-parser.
+    if ! swift package plugin generate-manual --configuration "$configuration" >/dev/null; then
+        echo "install.sh: warning: the generate-manual plugin failed; no manual pages installed" >&2
+    fi
+fi
+bin="$root/.build/$configuration"
+for product in "${products[@]}"; do
+    if [ ! -x "$bin/$product" ]; then
+        echo "install.sh: $bin/$product is not built" >&2
+        exit 1
+    fi
+done
+
+installed=()
+if [ -f "$manifest" ]; then
+    while IFS= read -r entry; do installed+=("$entry"); done < "$manifest"
+fi
+# Records the folders `install -D` / `install -d` is about to create for `path`.
+record_folders() {
+    local folder missing=()
+    folder="$(dirname "$1")"
+    while [ "$folder" != "$prefix" ] && [ "$folder" != / ] && [ ! -d "$folder" ]; do
+        missing+=("$folder/")
+        folder="$(dirname "$folder")"
+    done
+    installed+=("${missing[@]+"${missing[@]}"}")
+}
+# put_file MODE DESTINATION SOURCE [install options]: installs a file and records it.
+put_file() {
+    local mode="$1" destination="$2" source="$3"; shift 3
+    record_folders "$destination"
+    install -D -m "$mode" "$@" "$source" "$destination"
+    installed+=("$destination")
+    echo "installed $destination"
+}
+# put_output DESTINATION COMMAND...: installs what the command prints (not through a pipe, so
+# that the record stays in this shell, and a failing command stops the script).
+put_output() {
+    local destination="$1" temporary; shift
+    temporary="$(mktemp)"
+    "$@" > "$temporary" || { rm -f "$temporary"; echo "install.sh: failed: $*" >&2; exit 1; }
+    put_file 0644 "$destination" "$temporary"
+    rm -f "$temporary"
+}
+
+for product in "${products[@]}"; do
+    put_file 0755 "$prefix/bin/$product" "$bin/$product" -s
+done
+
+keychainctl="$prefix/bin/keychainctl"
+put_output "$prefix/share/bash-completion/completions/keychainctl" "$keychainctl" --generate-completion-script bash
+put_output "$prefix/share/zsh/site-functions/_keychainctl" "$keychainctl" --generate-completion-script zsh
+put_output "$prefix/share/fish/vendor_completions.d/keychainctl.fish" "$keychainctl" --generate-completion-script fish
+
+for page in "$root"/.build/plugins/GenerateManual/outputs/*/*.1; do
+    [ -f "$page" ] || continue
+    case "$(basename "$page")" in keychainctl.1|keychaind.1) ;; *) continue ;; esac
+    put_file 0644 "$prefix/share/man/man1/$(basename "$page")" "$page"
+done
+
+substitute() { sed -e "s|@KEYCHAIND@|$prefix/bin/keychaind|g" -e "s|@DOCS@|$root/docs|g" "$1"; }
+put_output "$prefix/share/dbus-1/services/org.freedesktop.secrets.service" substitute dist/dbus/org.freedesktop.secrets.service.in
+put_output "$prefix/share/systemd/user/keychaind.service" substitute dist/systemd/keychaind.service.in
+
+# The manifest: every entry once, the order of first installation kept.
+record_folders "$manifest"
+mkdir -p "$(dirname "$manifest")"
+printf '%s\n' "${installed[@]}" | awk '!seen[$0]++' > "$manifest.tmp"
+mv -f "$manifest.tmp" "$manifest"
+echo "manifest: $manifest (scripts/install.sh --uninstall --prefix $prefix removes what it lists)"
