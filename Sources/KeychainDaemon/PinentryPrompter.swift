@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// What a prompt asks a person.
 package struct PasswordRequest: Sendable {
@@ -81,7 +84,9 @@ package struct PinentryPrompter: PasswordPrompter {
             process.waitUntilExit()
         }
         var reader = LineReader(handle: fromPinentry.fileHandleForReading)
-        func send(_ line: String) { toPinentry.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+        // The throwing write: a pinentry that has gone away is a failed write (EPIPE, with
+        // SIGPIPE ignored by the daemon), never a trap in Foundation's non-throwing one.
+        func send(_ line: String) { try? toPinentry.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
         func expectOK() -> Bool {
             while let line = reader.next() {
                 if line.hasPrefix("OK") { return true }
@@ -154,6 +159,7 @@ package struct PinentryPrompter: PasswordPrompter {
 
 /// Reads lines from a pipe, a chunk at a time.
 struct LineReader {
+    static let longestLine = 64 * 1024
     let handle: FileHandle
     private var buffer: [UInt8] = []
 
@@ -166,9 +172,15 @@ struct LineReader {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            buffer += chunk
+            // read(2) itself: it returns what has arrived (FileHandle's reads wait for a full
+            // count or trap on errors). End of input and errors both end the conversation.
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return nil }
+            buffer += chunk[..<count]
+            // Assuan lines are at most 1,000 bytes; a program that sends an endless one is cut off.
+            if buffer.count > Self.longestLine { return nil }
         }
     }
 }

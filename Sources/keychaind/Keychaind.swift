@@ -54,6 +54,9 @@ struct Keychaind: ParsableCommand {
         sigaddset(&stopSignals, SIGTERM)
         sigaddset(&stopSignals, SIGINT)
         pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // A prompter or a client that goes away while we write to it must be an error on that
+        // write, not the end of the daemon.
+        signal(SIGPIPE, SIG_IGN)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

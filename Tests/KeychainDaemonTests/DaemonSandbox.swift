@@ -218,10 +218,12 @@ final class DaemonSandbox: @unchecked Sendable {
         try run(try BuiltProduct.url("keychainctl").path, arguments, stdin: stdin)
     }
 
-    /// Runs secret-tool (Debian's libsecret-tools).
+    /// Runs secret-tool (Debian's libsecret-tools), for at most 60 s: libsecret waits for a
+    /// prompt's Completed signal without a time limit, so a daemon that died mid-prompt would
+    /// otherwise hang the test instead of failing it (exit 124 then).
     @discardableResult
     func secretTool(_ arguments: [String], stdin: String = "") throws -> ClientResult {
-        try run("/usr/bin/secret-tool", arguments, stdin: stdin)
+        try run("/usr/bin/timeout", ["--kill-after=5", "60", "/usr/bin/secret-tool"] + arguments, stdin: stdin)
     }
 
     enum SandboxError: Error { case daemonDidNotStart }

@@ -121,6 +121,24 @@ import Testing
         #expect(try Self.isLocked(sandbox) == true)
     }
 
+    /// A pinentry that greets and then vanishes: the prompt is dismissed, nothing unlocks, and
+    /// the daemon (which was writing to it) keeps serving.
+    @Test func aPinentryThatDiesDismissesThePromptAndTheDaemonLives() throws {
+        let sandbox = try DaemonSandbox(nil)
+        let fake = sandbox.home.appendingPathComponent("vanishing-pinentry")
+        try "#!/bin/sh\necho OK\nexec 0<&- 1>&-\n".write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+        try sandbox.start(extraEnvironment: ["SWIFT_KEYCHAIN_PINENTRY": fake.path])
+        #expect(try sandbox.secretTool(["store", "--label", "x", "service", "vault", "username", "me"], stdin: "inside").status == 0)
+        #expect(try sandbox.keychainctl(["set-keychain-password", "-p", Self.password]).status == 0)
+        #expect(try sandbox.keychainctl(["lock-keychain"]).status == 0)
+        let lookup = try sandbox.secretTool(["lookup", "service", "vault", "username", "me"])
+        #expect(lookup.status != 0)
+        #expect(lookup.stdout.isEmpty)
+        #expect(sandbox.daemon?.isRunning == true, "keychaind died:\n\(sandbox.log)")
+        #expect(try Self.isLocked(sandbox) == true)
+    }
+
     @Test func keychainctlUnlocksForTheDaemonAndLockOverDBusLocksForKeychainctl() throws {
         let (sandbox, terminal) = try Self.lockedSandbox()
         terminal.close()
