@@ -169,12 +169,15 @@ struct LineReader {
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                // The line may be the password (`D …`): overwrite it before the array lets go of it.
+                for index in buffer.startIndex...newline { buffer[index] = 0 }
                 buffer.removeSubrange(...newline)
                 return line
             }
             // read(2) itself: it returns what has arrived (FileHandle's reads wait for a full
             // count or trap on errors). End of input and errors both end the conversation.
             var chunk = [UInt8](repeating: 0, count: 4096)
+            defer { for index in chunk.indices { chunk[index] = 0 } }
             let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { return nil }

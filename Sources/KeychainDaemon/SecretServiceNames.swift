@@ -41,6 +41,5 @@ package enum SecretServiceError {
     package static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
     package static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
     package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
-    package static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
     package static let failed = "org.freedesktop.DBus.Error.Failed"
 }
