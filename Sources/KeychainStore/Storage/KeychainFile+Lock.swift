@@ -46,15 +46,7 @@ extension KeychainFile {
     public func unlock(password: String) throws(KeychainStoreError) {
         try withState { state throws(KeychainStoreError) in
             guard state.keybag.hasPassword else { return }
-            let passwordKey = try state.passwordKey(password)
-            let keys = try state.passwordWrappedKeys(passwordKey: passwordKey)
-            try state.completeCheckValues(keys)
-            // A keychain whose password predates presence keys gets one at its first unlock.
-            if state.keybag.record.presence == nil {
-                _ = try state.presenceCredential(passwordKey: passwordKey)
-            }
-            for (protection, key) in keys { state.keybag.setKey(key, for: protection) }
-            try state.publishUnlock()
+            try state.unlockWith(passwordKey: state.passwordKey(password))
         }
     }
 

@@ -18,11 +18,23 @@ extension KeychainFile {
     /// - Parameters:
     ///   - newPassword: the new password; nil or empty removes the password.
     ///   - currentPassword: the current password, required when one is set.
-    /// - Throws: `errSecAuthFailed` when the current password is missing or wrong.
-    public func setPassword(_ newPassword: String?, currentPassword: String?) throws(KeychainStoreError) {
+    ///   - droppingSeals: whether removing the password may delete the keychain's seals
+    ///     (KeychainFile+Seals.swift). Without it, removing the password of a sealed keychain is
+    ///     refused: a machine set up to unlock it would find it open to anyone with the device key.
+    ///     A changed password leaves the seals stale, never silently working with the old key.
+    /// - Throws: `errSecAuthFailed` when the current password is missing or wrong; `errSecParam`
+    ///   when removing the password of a keychain that has seals, without `droppingSeals`.
+    public func setPassword(_ newPassword: String?, currentPassword: String?, droppingSeals: Bool = false) throws(KeychainStoreError) {
         try withState { state throws(KeychainStoreError) in
             let removing = newPassword?.isEmpty ?? true
             if removing && !state.keybag.hasPassword { return }
+            if removing && !droppingSeals {
+                let seals = try state.sealRows().map(\.name)
+                if !seals.isEmpty {
+                    throw .parameter("the keychain has seals (\(seals.joined(separator: ", "))) that unlock it without a person; "
+                                     + "removing its password is refused while they exist")
+                }
+            }
             var oldKeys: [ProtectionClass: SymmetricKey] = [:]
             var presenceKey: Curve25519.KeyAgreement.PrivateKey?
             if state.keybag.hasPassword {
@@ -48,6 +60,7 @@ extension KeychainFile {
                     throw .authFailed("the keychain's password was changed by another process meanwhile; try again")
                 }
                 if removing {
+                    if droppingSeals { try state.deleteSeals() }
                     try state.removePresenceSealedItems()
                     for itemClass in ItemClass.allCases {
                         try state.deleteRows(ItemTable(itemClass), where: "keyclass = ?",
