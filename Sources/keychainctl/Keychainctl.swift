@@ -32,6 +32,7 @@ struct Keychainctl: ParsableCommand {
             DumpKeychain.self,
             CreateKeychain.self, DeleteKeychain.self,
             LockKeychain.self, UnlockKeychain.self,
+            SealKeychain.self, RemoveSeal.self,
             SetKeychainPassword.self, SetKeychainSettings.self, ShowKeychainInfo.self,
             Export.self, Import.self,
             ListKeychains.self, DefaultKeychain.self,

@@ -8,6 +8,7 @@ import Testing
         "delete-generic-password", "delete-internet-password", "dump-keychain", "create-keychain",
         "delete-keychain", "lock-keychain", "unlock-keychain", "set-keychain-password",
         "set-keychain-settings", "show-keychain-info", "export", "import", "list-keychains", "default-keychain",
+        "seal-keychain", "remove-seal",
     ]
 
     @Test("With no command keychainctl prints its usage on standard output and exits 2, as security does")

@@ -11,7 +11,9 @@ struct SetKeychainPassword: ParsableCommand {
             rewritten. A keychain that has no password gets one (-o is not needed). An empty new \
             password removes the password: items readable only when a password is set \
             (kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) are then destroyed. Passwords not \
-            given are prompted for. \(PasswordArgument.warning)
+            given are prompted for. While the keychain has seals (seal-keychain), removing the \
+            password is refused unless --force, which removes the seals too; a changed password \
+            makes every seal stale (it refuses to unlock until sealed again). \(PasswordArgument.warning)
             """)
 
     @Option(name: [.customShort("o"), .customLong("old-password")], parsing: .unconditional,
@@ -21,6 +23,9 @@ struct SetKeychainPassword: ParsableCommand {
     @Option(name: [.customShort("p"), .customLong("new-password")], parsing: .unconditional,
             help: ArgumentHelp("The new password.", valueName: "password"))
     var newPassword: String?
+
+    @Flag(name: .customLong("force"), help: "Remove the password even though the keychain has seals, removing them too.")
+    var force = false
 
     @OptionGroup var location: KeychainOption
 
@@ -40,12 +45,24 @@ struct SetKeychainPassword: ParsableCommand {
             oldPassword ?? PasswordArgument.readMarker, prompt: "Old Password: ", confirmPrompt: nil, context: context) : nil
         let new = try PasswordArgument.resolve(newPassword ?? PasswordArgument.readMarker, prompt: "New Password: ",
                                                confirmPrompt: "Retype New Password: ", context: context)
+        let seals = hasPassword ? (try? file.sealNames()) ?? [] : []
         do throws(CommandFailure) {
-            try KeychainAdministration.setPassword(file, new: new.isEmpty ? nil : new, current: current, context: context)
+            try KeychainAdministration.setPassword(file, new: new.isEmpty ? nil : new, current: current, droppingSeals: force, context: context)
         } catch {
             throw error.replacingHint(for: errSecAuthFailed,
                                       with: "The current password of \(target.url.path) (-o, or the Old Password prompt) was not accepted; the password is unchanged.")
+                .replacingHint(for: errSecParam,
+                               with: "Remove the seals first (`\(Console.programName) remove-seal NAME\(target.commandArgument)`), or give --force to remove the password and the seals; the password is unchanged.")
                 .about(target)
+        }
+        if !seals.isEmpty {
+            let program = Console.programName
+            if new.isEmpty {
+                Console.err("\(program): removed the seals \(seals.joined(separator: ", ")) with the password.\n")
+            } else {
+                Console.err("\(program): the seals \(seals.joined(separator: ", ")) were made for the old password and are now stale; "
+                            + "seal again with `\(program) seal-keychain --with METHOD --name NAME --replace\(target.commandArgument)`.\n")
+            }
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KeychainServices
 import KeychainStore
 
@@ -16,7 +17,8 @@ struct ShowKeychainInfo: ParsableCommand {
 
             Then, on standard output: the keychain file, its device key (the file opens only with \
             it, so the two must be copied and backed up together), and whether the keychain is \
-            locked, unlocked, or has no password and never locks.
+            locked, unlocked, or has no password and never locks; then one seal: line per seal \
+            of its unlock key (seal-keychain), with its source and whether it is stale.
 
             With --locked-status nothing is printed: the exit status says whether the keychain is \
             locked (36, as errSecInteractionNotAllowed) or not (0), for scripts: \
@@ -56,6 +58,26 @@ struct ShowKeychainInfo: ParsableCommand {
         }
         Console.err(line + "\n")
         Console.out(details(target, hasPassword: try KeychainAdministration.hasPassword(file, context: context), locked: locked))
+        Console.out(sealLines(file, target))
+    }
+
+    /// One `seal:` line per seal (seal-keychain), stale ones marked; a record that does not
+    /// authenticate is named as damaged rather than hidden.
+    private func sealLines(_ file: KeychainFile, _ target: KeychainSession.Target) -> String {
+        let program = Console.programName
+        do {
+            return try file.seals().map { seal in
+                let record = seal.record
+                var line = "seal:       \(record.name) (\(SealMethod.describe(record)); made \(record.created.formatted(.iso8601)))"
+                if seal.isStale {
+                    line += " stale: made for an earlier password; `\(program) seal-keychain --with \(record.method) --name \(record.name) --replace\(target.commandArgument)` makes it anew"
+                }
+                return line + "\n"
+            }.joined()
+        } catch {
+            let names = (try? file.sealNames()) ?? []
+            return "seals:      damaged (\(error.reason)); remove with `\(program) remove-seal NAME\(target.commandArgument)` (\(names.joined(separator: ", ")))\n"
+        }
     }
 
     private func details(_ target: KeychainSession.Target, hasPassword: Bool, locked: Bool) -> String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import KeychainServices
 
 /// `unlock-keychain`: unlocks a keychain with its password.
@@ -12,7 +13,10 @@ struct UnlockKeychain: ParsableCommand {
             when it is not a terminal). --password-fd N reads it as one line from the open file \
             descriptor N instead (--password-fd - from standard input), for containers and CI. \
             A wrong password exits 51 (errSecAuthFailed). A keychain without a password is \
-            always unlocked; nothing is asked then. \(PasswordArgument.warning)
+            always unlocked; nothing is asked then. --sealed unlocks without a password, from \
+            a seal made by seal-keychain (every seal in turn, or the one --seal names; \
+            --credential FILE reads the key systemd decrypted for a unit, which is also looked \
+            for in $CREDENTIALS_DIRECTORY). \(PasswordArgument.warning)
             """)
 
     @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,
@@ -26,6 +30,16 @@ struct UnlockKeychain: ParsableCommand {
     @Flag(name: .customShort("u"), help: "Do not use a password: succeeds only for a keychain without one (otherwise errSecAuthFailed).")
     var withoutPassword = false
 
+    @Flag(name: .customLong("sealed"), help: "Unlock from a seal (seal-keychain) instead of a password.")
+    var sealed = false
+
+    @Option(name: .customLong("seal"), help: ArgumentHelp("Unlock from this seal only (implies --sealed).", valueName: "name"))
+    var sealName: String?
+
+    @Option(name: .customLong("credential"),
+            help: ArgumentHelp("With --sealed: a file holding the unsealed key, as systemd's LoadCredentialEncrypted= provides it.", valueName: "file"))
+    var credential: String?
+
     @OptionGroup var location: KeychainOption
 
     @Argument(help: ArgumentHelp("The keychain (instead of --keychain).", valueName: "keychain"))
@@ -37,6 +51,12 @@ struct UnlockKeychain: ParsableCommand {
         if passwordFD != nil && (password != nil || withoutPassword) {
             throw ValidationError("Give --password-fd, -p or -u, not two of them.")
         }
+        if (sealed || sealName != nil) && (password != nil || withoutPassword || passwordFD != nil) {
+            throw ValidationError("--sealed unlocks without a password: give it without -p, -u or --password-fd.")
+        }
+        if credential != nil && !(sealed || sealName != nil) {
+            throw ValidationError("--credential goes with --sealed.")
+        }
     }
 
     func run() throws {
@@ -44,6 +64,11 @@ struct UnlockKeychain: ParsableCommand {
         let context = "SecKeychainUnlock \(target.url.path)"
         let file = try KeychainSession.open(target)
         guard try KeychainAdministration.hasPassword(file, context: context) else { return }
+        if sealed || sealName != nil {
+            try SealedUnlock.unlock(file, target: target, name: sealName, credential: credential.map { URL(fileURLWithPath: $0) },
+                                    context: context)
+            return
+        }
         if withoutPassword { throw CommandFailure.status(errSecAuthFailed, context, hint: "The keychain has a password; give it with -p or at the prompt.") }
         let prompt = "password to unlock \(target.url.path): "
         let secret = if let passwordFD {

@@ -11,6 +11,7 @@ enum ArgumentNormalizer {
         "add-generic-password": ["-w", "-p", "--password"],
         "add-internet-password": ["-w", "--password"],
         "unlock-keychain": ["-p", "--password"],
+        "seal-keychain": ["-p", "--password"],
         "create-keychain": ["-p", "--password"],
         "set-keychain-password": ["-o", "-p", "--old-password", "--new-password"],
         "export": ["-P", "--passphrase"],
@@ -22,6 +23,7 @@ enum ArgumentNormalizer {
     static let valueOptions: Set<String> = [
         "-a", "-c", "-C", "-d", "-D", "-G", "-j", "-l", "-p", "-P", "-r", "-s", "-t", "-w", "-T", "-o",
         "--keychain", "--access-group", "--password-fd",
+        "--with", "--name", "--output", "--systemd-key", "--pcrs", "--seal", "--credential",
     ]
 
     static func normalize(_ arguments: [String]) -> [String] {

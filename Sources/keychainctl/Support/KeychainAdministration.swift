@@ -6,11 +6,12 @@ import KeychainStore
 /// `KeychainFile` API, with its errors turned into one-line failures.
 enum KeychainAdministration {
     /// Sets, changes or (with `new` nil) removes the keychain's password.
-    static func setPassword(_ file: KeychainFile, new: [UInt8]?, current: [UInt8]?, context: String) throws(CommandFailure) {
+    static func setPassword(_ file: KeychainFile, new: [UInt8]?, current: [UInt8]?, droppingSeals: Bool = false,
+                            context: String) throws(CommandFailure) {
         let newText = try new.map { (bytes) throws(CommandFailure) in try text(bytes, context: context) }
         let currentText = try current.map { (bytes) throws(CommandFailure) in try text(bytes, context: context) }
         do {
-            try file.setPassword(newText, currentPassword: currentText)
+            try file.setPassword(newText, currentPassword: currentText, droppingSeals: droppingSeals)
         } catch {
             throw .engine(error, context)
         }

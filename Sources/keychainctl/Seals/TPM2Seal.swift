@@ -1,0 +1,95 @@
+import Foundation
+import KeychainStore
+
+/// Sealing to a TPM2 with tpm2-tools: the unlock key becomes a sealed-data object under the
+/// owner hierarchy's primary key (ECC, the tools' default template, which the TPM derives again
+/// from its seed at every unseal, so nothing of it is stored). The object's public and private
+/// parts (the private part encrypted by the TPM) are kept in the seal record. With PCRs, the
+/// object has a policy that opens it only while those PCRs hold the values they held at sealing.
+///
+/// The tools reach the TPM through their usual TCTI (`/dev/tpmrm0`, or `TPM2TOOLS_TCTI`, as the
+/// tests' software TPM is reached). Transient objects are flushed after every step, since
+/// without the kernel's resource manager they would fill the TPM's few object slots.
+enum TPM2Seal {
+    static let pcrDetail = "pcrs"
+    static let primaryDetail = "primary"
+    static let package = "tpm2-tools"
+
+    static func seal(_ payload: Data, pcrs: String?, context: String) throws(CommandFailure) -> Data {
+        try withScratchFolder(context: context) { folder throws(CommandFailure) in
+            try step("tpm2_createprimary", ["-Q", "-C", "o", "-G", "ecc", "-c", "primary.ctx"], in: folder, context: context)
+            var create = ["-Q", "-C", "primary.ctx", "-i", "-", "-u", "seal.pub", "-r", "seal.priv"]
+            if let pcrs {
+                try step("tpm2_createpolicy", ["-Q", "--policy-pcr", "-l", pcrs, "-L", "pcr.policy"], in: folder, context: context)
+                create += ["-L", "pcr.policy"]
+            }
+            try step("tpm2_create", create, input: payload, in: folder, context: context)
+            guard let pub = FileManager.default.contents(atPath: folder.appendingPathComponent("seal.pub").path),
+                  let priv = FileManager.default.contents(atPath: folder.appendingPathComponent("seal.priv").path),
+                  pub.count < 0x10000 else {
+                throw .sealSource(context, "tpm2_create wrote no sealed object.")
+            }
+            var blob = Data([UInt8(pub.count >> 8), UInt8(pub.count & 0xFF)])
+            blob.append(pub)
+            blob.append(priv)
+            return blob
+        }
+    }
+
+    static func unseal(_ record: SealRecord, context: String) throws(CommandFailure) -> Data {
+        let blob = [UInt8](record.sealed)
+        guard blob.count > 2, case let pubCount = Int(blob[0]) << 8 | Int(blob[1]), blob.count > 2 + pubCount else {
+            throw .general(context, "the seal '\(record.name)' holds no TPM2 object (damaged).", hint: "Remove it and seal the keychain again.")
+        }
+        return try withScratchFolder(context: context) { folder throws(CommandFailure) in
+            do {
+                try Data(blob[2..<2 + pubCount]).write(to: folder.appendingPathComponent("seal.pub"))
+                try Data(blob[(2 + pubCount)...]).write(to: folder.appendingPathComponent("seal.priv"))
+            } catch {
+                throw .general(context, "the TPM2 object could not be written to a temporary folder.")
+            }
+            try step("tpm2_createprimary", ["-Q", "-C", "o", "-G", "ecc", "-c", "primary.ctx"], in: folder, context: context)
+            try step("tpm2_load", ["-Q", "-C", "primary.ctx", "-u", "seal.pub", "-r", "seal.priv", "-c", "seal.ctx"], in: folder, context: context,
+                     failure: "the TPM refused to load the seal '\(record.name)' (another TPM, a cleared owner hierarchy, or a damaged seal)")
+            var unseal = ["-c", "seal.ctx"]
+            if let pcrs = record.details[pcrDetail] { unseal += ["-p", "pcr:\(pcrs)"] }
+            return try step("tpm2_unseal", unseal, in: folder, context: context,
+                            failure: record.details[pcrDetail].map { "the TPM refused to unseal '\(record.name)': PCRs \($0) no longer hold the values they held when it was sealed" }
+                                ?? "the TPM refused to unseal '\(record.name)'",
+                            hint: record.details[pcrDetail].map { _ in
+                                "If the change was expected (a firmware or boot loader update), unlock with the password and seal again with `seal-keychain --with tpm2 --name \(record.name) --pcrs ... --replace`."
+                            })
+        }
+    }
+
+    /// Runs one tool, then flushes transient objects and sessions; a failure names the tool.
+    @discardableResult
+    private static func step(_ name: String, _ arguments: [String], input: Data = Data(), in folder: URL, context: String,
+                             failure: String? = nil, hint: String? = nil) throws(CommandFailure) -> Data {
+        let output = try ExternalTool(name: name).run(arguments, input: input, in: folder, context: context, package: package)
+        flush(folder, context: context)
+        guard output.status == 0 else {
+            throw .sealSource(context, (failure ?? "\(name) failed") + ExternalTool.summary(output.stderr) + ".",
+                              hint: hint ?? "tpm2-tools reach the TPM through /dev/tpmrm0 or TPM2TOOLS_TCTI; check that it is there and usable by this user.")
+        }
+        return output.stdout
+    }
+
+    private static func flush(_ folder: URL, context: String) {
+        for kind in ["-t", "-s"] {
+            _ = try? ExternalTool(name: "tpm2_flushcontext").run([kind], in: folder, context: context, package: package)
+        }
+    }
+
+    /// A private folder for the tools' context files, removed afterwards.
+    private static func withScratchFolder<T>(context: String, _ body: (URL) throws(CommandFailure) -> T) throws(CommandFailure) -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keychainctl-tpm2-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw .general(context, "a temporary folder for the TPM2 tools could not be made.")
+        }
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
+}
