@@ -17,9 +17,15 @@
 #   pinentry-tty                 the prompter keychaind's unlock prompts are typed at (in tmux)
 #   zsh, fish                    `zsh -n` / `fish -n` on keychainctl's completion scripts (those tests
 #                                are skipped without them)
+#   systemd                      systemd-creds, which `seal-keychain --with systemd-creds` runs and its tests
+#                                use with a host key of their own (no systemd needs to run)
+#   tpm2-tools, swtpm, swtpm-tools  `seal-keychain --with tpm2` runs tpm2-tools; its tests start the
+#                                software TPM swtpm
+#   dpkg-dev                     dpkg-shlibdeps and dpkg-architecture, for scripts/build-deb.sh
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
-          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish)
+          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
+          systemd tpm2-tools swtpm swtpm-tools dpkg-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
