@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Builds a Debian package of swift-keychain with dpkg-deb:
+#
+#   scripts/build-deb.sh [--output DIR] [--no-build]
+#
+# writes DIR/swift-keychain_VERSION_ARCH.deb (DIR defaults to .build/deb) and prints its path
+# on the last line. It builds the four programs in release mode with --static-swift-stdlib, so
+# the package needs nothing from the Swift toolchain (/opt/swift or wherever it is): only the
+# system libraries dpkg-shlibdeps finds in the binaries (libc6, libsqlite3-0, libdbus-1-3, ...),
+# which become its Depends:. The package installs:
+#   /usr/bin/keychainctl, keychaind, git-credential-keychain, docker-credential-keychain (stripped)
+#   /usr/share/man/man1/keychainctl.1.gz, keychaind.1.gz  (swift-argument-parser's generate-manual)
+#   /usr/share/bash-completion/completions/keychainctl, /usr/share/zsh/vendor-completions/_keychainctl,
+#   /usr/share/fish/vendor_completions.d/keychainctl.fish
+#   /usr/lib/systemd/user/keychaind.service                 (keychaind's systemd --user unit; not enabled)
+#   /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service
+#       keychaind's D-Bus activation file, kept out of /usr/share/dbus-1/services because
+#       gnome-keyring's package owns that name there (docs/secret-service.md says how to use it)
+#   /usr/share/doc/swift-keychain/: README.md, SECURITY.md, docs/*.md, and examples/keychain-unlock.service
+#       (dist/systemd: unlock a keychain at boot from a sealed credential, docs/machine-unlock.md)
+#   /usr/lib/<multiarch>/security/pam_keychain.so, only if scripts/build-pam-module.sh has built
+#       it (looked for at $SWIFT_KEYCHAIN_PAM_MODULE, .build/pam/pam_keychain.so,
+#       .build/release/pam_keychain.so); the script says whether it was included.
+#
+# --no-build packages what an earlier run built (.build/release), running no SwiftPM command.
+# SWIFT_KEYCHAIN_DEB_COMPRESSION chooses dpkg-deb's compressor: xz (default; the smallest, and
+# read by every dpkg: 66 MB, about 5 minutes here) or zstd (93 MB in about 4 s; dpkg >= 1.21.18,
+# Debian 12, reads it), which scripts/test-deb.sh uses to keep CI short.
+set -euo pipefail
+
+usage() { sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+cd "$(dirname "$0")/.."
+root="$PWD"
+output="$root/.build/deb"
+build=true
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --output) [ $# -ge 2 ] || usage; output="$2"; shift 2 ;;
+        --no-build) build=false; shift ;;
+        -h|--help) usage ;;
+        *) echo "build-deb.sh: unknown argument: $1" >&2; usage ;;
+    esac
+done
+case "$output" in /*) ;; *) output="$root/$output" ;; esac
+compression="${SWIFT_KEYCHAIN_DEB_COMPRESSION:-xz}"
+case "$compression" in xz|zstd|gzip) ;; *) echo "build-deb.sh: SWIFT_KEYCHAIN_DEB_COMPRESSION is xz, zstd or gzip" >&2; exit 2 ;; esac
+
+for tool in dpkg-deb dpkg-shlibdeps dpkg-architecture; do
+    command -v "$tool" >/dev/null || { echo "build-deb.sh: $tool is missing (apt-get install dpkg-dev)" >&2; exit 1; }
+done
+
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/keychainctl/Support/PackageVersion.swift)
+[ -n "$version" ] || { echo "build-deb.sh: no version in PackageVersion.swift" >&2; exit 1; }
+arch=$(dpkg-architecture -qDEB_HOST_ARCH)
+multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
+products=(keychainctl keychaind git-credential-keychain docker-credential-keychain)
+bin="$root/.build/release"
+
+if $build; then
+    start=$(date +%s)
+    # The same flags for every product (and for generate-manual, swift-argument-parser's tool
+    # that writes the manual pages), so that modules they share are built once.
+    for product in "${products[@]}" generate-manual; do
+        swift build -c release --static-swift-stdlib --product "$product"
+    done
+    echo "build-deb.sh: release build took $(( $(date +%s) - start )) s"
+fi
+for product in "${products[@]}" generate-manual; do
+    [ -x "$bin/$product" ] || { echo "build-deb.sh: $bin/$product is not built" >&2; exit 1; }
+done
+
+# Nothing may come from the Swift toolchain: every library must resolve, and none to a Swift one.
+for product in "${products[@]}"; do
+    libraries=$(ldd "$bin/$product")
+    if grep -q 'not found' <<< "$libraries"; then
+        echo "build-deb.sh: $product needs a library that is not found:" >&2; grep 'not found' <<< "$libraries" >&2; exit 1
+    fi
+    if grep -Eq 'libswift|libFoundation|lib_Foundation|libdispatch|libBlocksRuntime|/opt/swift' <<< "$libraries"; then
+        echo "build-deb.sh: $product still loads the Swift runtime dynamically:" >&2; echo "$libraries" >&2; exit 1
+    fi
+done
+
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+chmod 0755 "$stage"
+put() { install -D -m "$1" "$2" "$stage$3"; }
+
+for product in "${products[@]}"; do
+    install -D -m 0755 -s "$bin/$product" "$stage/usr/bin/$product"
+done
+
+# Manual pages, from the same binaries the package ships.
+manuals=$(mktemp -d)
+for program in keychainctl keychaind; do
+    "$bin/generate-manual" "$bin/$program" --output-directory "$manuals" >/dev/null
+done
+for page in keychainctl.1 keychaind.1; do
+    [ -f "$manuals/$page" ] || { echo "build-deb.sh: generate-manual wrote no $page" >&2; exit 1; }
+    gzip -9n < "$manuals/$page" > "$manuals/$page.gz"
+    put 0644 "$manuals/$page.gz" "/usr/share/man/man1/$page.gz"
+done
+rm -rf "$manuals"
+
+completions=$(mktemp -d)
+"$bin/keychainctl" --generate-completion-script bash > "$completions/bash"
+"$bin/keychainctl" --generate-completion-script zsh > "$completions/zsh"
+"$bin/keychainctl" --generate-completion-script fish > "$completions/fish"
+put 0644 "$completions/bash" /usr/share/bash-completion/completions/keychainctl
+put 0644 "$completions/zsh" /usr/share/zsh/vendor-completions/_keychainctl
+put 0644 "$completions/fish" /usr/share/fish/vendor_completions.d/keychainctl.fish
+rm -rf "$completions"
+
+substituted=$(mktemp -d)
+substitute() { sed -e "s|@KEYCHAIND@|/usr/bin/keychaind|g" -e "s|@KEYCHAINCTL@|/usr/bin/keychainctl|g" \
+                   -e "s|@DOCS@|/usr/share/doc/swift-keychain/docs|g" "$1"; }
+substitute dist/systemd/keychaind.service.in > "$substituted/keychaind.service"
+substitute dist/dbus/org.freedesktop.secrets.service.in > "$substituted/secrets.service"
+substitute dist/systemd/keychain-unlock.service.in > "$substituted/keychain-unlock.service"
+put 0644 "$substituted/keychaind.service" /usr/lib/systemd/user/keychaind.service
+put 0644 "$substituted/secrets.service" /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service
+put 0644 "$substituted/keychain-unlock.service" /usr/share/doc/swift-keychain/examples/keychain-unlock.service
+rm -rf "$substituted"
+
+put 0644 README.md /usr/share/doc/swift-keychain/README.md
+put 0644 SECURITY.md /usr/share/doc/swift-keychain/SECURITY.md
+for doc in docs/*.md; do put 0644 "$doc" "/usr/share/doc/swift-keychain/$doc"; done
+
+# The PAM module, when another script built it; the package is complete without it.
+pam=""
+for candidate in "${SWIFT_KEYCHAIN_PAM_MODULE:-}" .build/pam/pam_keychain.so .build/release/pam_keychain.so; do
+    if [ -n "$candidate" ] && [ -f "$candidate" ]; then pam="$candidate"; break; fi
+done
+if [ -n "$pam" ]; then
+    install -D -m 0644 -s "$pam" "$stage/usr/lib/$multiarch/security/pam_keychain.so"
+    echo "build-deb.sh: including the PAM module $pam as /usr/lib/$multiarch/security/pam_keychain.so"
+else
+    echo "build-deb.sh: no PAM module built (scripts/build-pam-module.sh); the package has none"
+fi
+
+# Depends: what dpkg-shlibdeps derives from the ELF files' needed libraries (it wants a
+# debian/control to read, so it runs in a scratch source folder).
+shlibs=$(mktemp -d)
+mkdir "$shlibs/debian"
+printf 'Source: swift-keychain\n\nPackage: swift-keychain\nArchitecture: any\n' > "$shlibs/debian/control"
+elves=()
+while IFS= read -r file; do elves+=("$file"); done < <(find "$stage/usr/bin" "$stage/usr/lib" -type f \( -perm -u+x -o -name '*.so' \) 2>/dev/null)
+depends=$(cd "$shlibs" && dpkg-shlibdeps -O "${elves[@]}" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
+rm -rf "$shlibs"
+[ -n "$depends" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }
+
+size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
+mkdir -p "$stage/DEBIAN"
+cat > "$stage/DEBIAN/control" <<CONTROL
+Package: swift-keychain
+Version: $version
+Architecture: $arch
+Maintainer: swift-keychain maintainers <swift-keychain@localhost>
+Installed-Size: $size
+Depends: $depends
+Section: utils
+Priority: optional
+Description: Apple's Keychain Services for Linux: keychainctl, keychaind and credential helpers
+ keychainctl manages encrypted keychains in the words of macOS's security tool;
+ keychaind serves them as the freedesktop Secret Service; git-credential-keychain
+ and docker-credential-keychain keep git's and docker's credentials in them.
+CONTROL
+
+mkdir -p "$output"
+deb="$output/swift-keychain_${version}_${arch}.deb"
+dpkg-deb --root-owner-group -Z"$compression" --build "$stage" "$deb" >/dev/null
+echo "build-deb.sh: Depends: $depends"
+echo "$deb"

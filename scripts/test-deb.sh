@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Builds the Debian package (scripts/build-deb.sh), installs it with dpkg -i, checks that the
+# installed programs work from the PATH, removes it with dpkg -r and checks that every file it
+# installed is gone. Needs root (dpkg); CI runs it as its own stage.
+#
+#   scripts/test-deb.sh [--no-build]     (--no-build: package what an earlier build left)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fail() { echo "test-deb.sh: FAILED: $*" >&2; exit 1; }
+[ "$(id -u)" -eq 0 ] || fail "dpkg -i needs root"
+if dpkg-query -W -f='${Status}' swift-keychain 2>/dev/null | grep -q "install ok installed"; then
+    fail "swift-keychain is already installed; this test installs and removes it, so it will not touch that one"
+fi
+
+start=$(date +%s)
+deb=$(SWIFT_KEYCHAIN_DEB_COMPRESSION="${SWIFT_KEYCHAIN_DEB_COMPRESSION:-zstd}" scripts/build-deb.sh "$@" | tee /dev/stderr | tail -n 1)
+echo "test-deb.sh: package built in $(( $(date +%s) - start )) s: $deb ($(du -h "$deb" | cut -f1))"
+[ -f "$deb" ] || fail "no package at $deb"
+dpkg-deb --info "$deb"
+dpkg-deb --contents "$deb"
+
+dpkg -i "$deb"
+trap 'dpkg -r swift-keychain >/dev/null 2>&1 || true' EXIT
+files=$(dpkg -L swift-keychain | while IFS= read -r path; do if [ -f "$path" ]; then echo "$path"; fi; done)
+
+# From the PATH, with nothing of the build tree or the toolchain reachable.
+home=$(mktemp -d)
+clean_env=(env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SWIFT_KEYCHAIN_NO_KERNEL_KEYRING=1)
+[ "$("${clean_env[@]}" sh -c 'command -v keychainctl')" = /usr/bin/keychainctl ] || fail "keychainctl is not /usr/bin/keychainctl on the PATH"
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/keychainctl/Support/PackageVersion.swift)
+got=$("${clean_env[@]}" keychainctl --version)
+[ "$got" = "keychainctl $version" ] || fail "keychainctl --version printed '$got', not 'keychainctl $version'"
+for program in keychaind git-credential-keychain docker-credential-keychain; do
+    "${clean_env[@]}" sh -c "command -v $program" >/dev/null || fail "$program is not on the PATH"
+done
+for program in keychainctl keychaind git-credential-keychain docker-credential-keychain; do
+    ! ldd "/usr/bin/$program" | grep -Eq 'not found|/opt/swift|libswift' || fail "/usr/bin/$program needs the Swift toolchain or a missing library"
+done
+"${clean_env[@]}" keychainctl add-generic-password -a alice -s deb-test -w s3cret 2>/dev/null
+[ "$("${clean_env[@]}" keychainctl find-generic-password -a alice -s deb-test -w)" = s3cret ] || fail "the installed keychainctl does not find what it stored"
+printf 'protocol=https\nhost=deb.example\nusername=bob\npassword=pw\n\n' | "${clean_env[@]}" git-credential-keychain store
+[ "$(printf 'protocol=https\nhost=deb.example\n\n' | "${clean_env[@]}" git-credential-keychain get | grep '^password=')" = password=pw ] \
+    || fail "the installed git-credential-keychain does not find what it stored"
+for path in /usr/share/man/man1/keychainctl.1.gz /usr/share/bash-completion/completions/keychainctl \
+            /usr/lib/systemd/user/keychaind.service /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service \
+            /usr/share/doc/swift-keychain/examples/keychain-unlock.service; do
+    [ -f "$path" ] || fail "$path was not installed"
+done
+grep -q '^ExecStart=/usr/bin/keychaind' /usr/lib/systemd/user/keychaind.service || fail "keychaind.service does not run /usr/bin/keychaind"
+rm -rf "$home"
+
+dpkg -r swift-keychain
+trap - EXIT
+left=$(while IFS= read -r path; do if [ -e "$path" ]; then echo "$path"; fi; done <<< "$files")
+[ -z "$left" ] || fail "left behind by dpkg -r: $left"
+[ ! -e /usr/bin/keychainctl ] || fail "/usr/bin/keychainctl is still there"
+echo "test-deb.sh: installed, ran from the PATH and removed cleanly ($(wc -l <<< "$files") files) in $(( $(date +%s) - start )) s"
