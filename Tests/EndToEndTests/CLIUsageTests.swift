@@ -98,6 +98,7 @@ import Testing
         "add-generic-password": ["-a", "a", "-s", "s"], "add-internet-password": ["-a", "a", "-s", "s"],
         "create-keychain": ["/tmp/never-created.keychain-db"], "delete-keychain": ["/tmp/never-deleted.keychain-db"],
         "export": ["-o", "/tmp/never-written.backup"], "import": ["/tmp/never-read.backup"],
+        "seal-keychain": ["--with", "tpm2"], "remove-seal": ["some-seal"],
     ]
 
     @Test("An unknown option is bad usage, named in the message", arguments: subcommands)
