@@ -223,10 +223,26 @@ struct MachineUnlockSystemdTests {
 @Suite(.enabled(if: MachineUnlockTools.hasSystemdCreds || MachineUnlockTools.isCI,
                 "systemd-creds is not installed (Debian: systemd); CI installs it"))
 struct MachineUnlockExampleUnitTests {
+    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    static func unitText() throws -> String {
+        try String(contentsOf: repository.appendingPathComponent("dist/systemd/keychain-unlock.service.in"), encoding: .utf8)
+    }
+
     static func unitLines() throws -> [String] {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("dist/systemd/keychain-unlock.service.in")
-        return try String(contentsOf: url, encoding: .utf8).split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+        try unitText().split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") }
+    }
+
+    @Test("systemd-analyze verify accepts the example unit, with its placeholders filled in as build-deb.sh fills them")
+    func unitVerifies() throws {
+        let sandbox = try CLISandbox()
+        let unit = try Self.unitText().replacingOccurrences(of: "@KEYCHAINCTL@", with: try CLIBinary.url().path)
+            .replacingOccurrences(of: "@DOCS@", with: Self.repository.appendingPathComponent("docs").path)
+        let file = sandbox.path("keychain-unlock.service")
+        try unit.write(toFile: file, atomically: true, encoding: .utf8)
+        let verify = try MachineUnlockTools.run("systemd-analyze", ["verify", file])
+        #expect(verify.status == 0, "\(verify)")
+        #expect(verify.stderr.isEmpty, "\(verify)")
     }
 
     @Test("dist/systemd/keychain-unlock.service.in: LoadCredentialEncrypted= names the credential seal-keychain makes, and its ExecStart= unlocks the default keychain from $CREDENTIALS_DIRECTORY")
