@@ -105,7 +105,6 @@ struct SealKeychain: ParsableCommand {
         case .systemdCreds:
             sealed = try SystemdCredsSeal.seal(unlockKey.key.encoded, credentialName: sealName, key: systemdKey, context: context)
             let credentialFile = output.map { URL(fileURLWithPath: $0) } ?? Self.defaultCredentialFile(target.url, sealName)
-            try Self.writeCredential(sealed, to: credentialFile, context: context)
             details = [SystemdCredsSeal.keyDetail: systemdKey, SystemdCredsSeal.fileDetail: credentialFile.path,
                        SystemdCredsSeal.nameDetail: sealName]
         case .tpm2:
@@ -117,6 +116,16 @@ struct SealKeychain: ParsableCommand {
                                 passwordParameters: unlockKey.passwordParameters, keyCheck: unlockKey.key.checkValue,
                                 details: details, sealed: sealed)
         try KeychainAdministration.addSeal(file, record, replacing: replace, context: context)
+        // The credential file only once the record that names it is stored; a file that cannot
+        // be written takes the record back out, so nothing names a file that is not there.
+        if let path = details[SystemdCredsSeal.fileDetail] {
+            do throws(CommandFailure) {
+                try Self.writeCredential(sealed, to: URL(fileURLWithPath: path), context: context)
+            } catch {
+                try? file.removeSeal(named: sealName)
+                throw error
+            }
+        }
         Console.out("sealed \(target.url.path) as '\(sealName)' (\(SealMethod.describe(record)))\n")
         if method == .systemdCreds, let credentialFile = details[SystemdCredsSeal.fileDetail] {
             Console.out("unit: LoadCredentialEncrypted=\(sealName):\(credentialFile)\n")
