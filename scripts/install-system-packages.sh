@@ -17,9 +17,13 @@
 #   pinentry-tty                 the prompter keychaind's unlock prompts are typed at (in tmux)
 #   zsh, fish                    `zsh -n` / `fish -n` on keychainctl's completion scripts (those tests
 #                                are skipped without them)
+#   libpam0g-dev                 the headers scripts/build-pam-module.sh builds pam_keychain.so against
+#   pamtester, keyutils          the PAM tests drive a real PAM stack with pamtester, each login in a
+#                                session keyring of its own (keyctl session)
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
-          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish)
+          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
+          libpam0g-dev pamtester keyutils)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
