@@ -69,11 +69,11 @@ enum PAMEnvironment {
     static let module: Result<URL, ModuleBuildFailure> = {
         do {
             let helper = try HelperRunner.binary("keychain-pam-helper")
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kcpam-module-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-            let output = folder.appendingPathComponent("pam_keychain.so")
-            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent("scripts/build-pam-module.sh")
+            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            // In the build folder, so that it needs no cleaning up; the script writes it under a
+            // temporary name and renames it, so runs side by side never load half a file.
+            let output = root.appendingPathComponent(".build/pam-tests/pam_keychain.so")
+            let script = root.appendingPathComponent("scripts/build-pam-module.sh")
             let result = try run(script.path, ["--helper", helper.path, "--output", output.path], check: false)
             guard result.status == 0 else { return .failure(ModuleBuildFailure(reason: "\(result)")) }
             return .success(output)
@@ -193,7 +193,8 @@ final class PAMTestBed {
         // The user's keys in the kernel (their user keyring outlives the account otherwise).
         _ = try? PAMEnvironment.run("/usr/bin/setpriv", ["--reuid=\(uid)", "--regid=\(gid)", "--clear-groups",
                                                           "/usr/bin/keyctl", "clear", "@u"], check: false)
-        _ = try? PAMEnvironment.run("/usr/sbin/userdel", ["--remove", user], check: false)
+        // --force: even if a process of the user outlived a failed test, the account goes.
+        _ = try? PAMEnvironment.run("/usr/sbin/userdel", ["--force", "--remove", user], check: false)
         try? FileManager.default.removeItem(atPath: serviceFile)
         try? FileManager.default.removeItem(at: folder)
     }
@@ -204,13 +205,16 @@ final class PAMTestBed {
     }
 
     /// The service: pam_unix decides, pam_keychain follows it on every line, as docs/pam.md says.
-    func writeService(options: String) throws {
+    /// `auth` replaces the module that reads the password; `keyinit` puts pam_keyinit (a session
+    /// keyring of the login's own) before the module's session line, as Debian's login has it.
+    func writeService(options: String, auth: String = "pam_unix.so", keyinit: Bool = false) throws {
         let line = "\(module.path) \(options)"
         let text = """
-            auth     required  pam_unix.so
+            auth     required  \(auth)
             auth     optional  \(line)
             account  required  pam_unix.so
             session  required  pam_permit.so
+            \(keyinit ? "session  optional  pam_keyinit.so force revoke" : "")
             session  optional  \(line)
             password required  pam_unix.so
             password optional  \(line)

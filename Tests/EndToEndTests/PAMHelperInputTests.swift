@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// keychain-pam-helper run directly, as pam_keychain.so runs it (passwords NUL-terminated on
 /// standard input), in a private HOME: what it does to the login keychain, and that malformed
@@ -108,6 +111,45 @@ struct PAMHelperInputTests {
         #expect(!result.stderr.contains("old-pass") && !result.stderr.contains("aaaa"))
         #expect(try Data(contentsOf: sandbox.defaultKeychain) == before)
         #expect(try sandbox.run(["show-keychain-info", "--locked-status"]).status == 36)
+    }
+
+    @Test("The helper is not dumpable, and reads the password into locked memory, before it touches anything",
+          .enabled(if: geteuid() != 0 || FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")),
+          .enabled(if: CLIHardeningTests.mlockTakesEffect, "mlock locks nothing here (a sanitizer's runtime replaces it)"))
+    func hardened() throws {
+        let input = Pipe()
+        let process = Process()
+        if geteuid() == 0 {
+            // As another user, so that only a non-dumpable process has /proc files of root's.
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups", helper.path, "unlock"]
+        } else {
+            process.executableURL = helper
+            process.arguments = ["unlock"]
+        }
+        process.environment = sandbox.environment
+        process.standardInput = input
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer {
+            try? input.fileHandleForWriting.close()
+            _ = process.waitForExit()
+        }
+        let pid = process.processIdentifier
+        func lockedKiB() -> Int {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let line = status.split(separator: "\n").first { $0.hasPrefix("VmLck:") } ?? ""
+            return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") ?? 0
+        }
+        // setpriv execs the helper in place; it waits for the password with its buffer locked.
+        let start = Date()
+        while lockedKiB() < 16 && Date().timeIntervalSince(start) < 30 { usleep(20_000) }
+        #expect(lockedKiB() >= 16, "the password buffer is locked while it is read")
+        var info = stat()
+        try #require(stat("/proc/\(pid)/status", &info) == 0)
+        if geteuid() == 0 {
+            #expect(info.st_uid == 0, "/proc/\(pid)/status belongs to uid \(info.st_uid): the helper is dumpable")
+        }
     }
 
     @Test("Unknown requests are refused with the usage line", arguments: [[], ["unlock", "--bogus"], ["lock"], ["change-password", "--create"]])

@@ -156,10 +156,22 @@ struct PAMModuleTests {
         #expect(try login().status == 0)
         #expect(bed.log.drain().contains { $0.contains("not an executable file owned by root") })
 
-        let hanging = try bed.writeScript("hanging-helper", "exec sleep 60\n")
+        let hanging = try bed.writeScript("hanging-helper", "sleep 60 & sleep 60\n")
         try bed.writeService(options: "helper=\(hanging.path) timeout=1")
         #expect(try login().status == 0)
         #expect(bed.log.drain().contains { $0.contains("did not finish within 1 seconds") })
+        // The helper's whole process group was killed: nothing of the user's is left running.
+        // (Zombies are dead already: whether the machine's init has reaped them yet is not ours.)
+        func running() throws -> [Substring] {
+            let listing = try PAMEnvironment.run("/usr/bin/ps", ["-o", "pid=,stat=,args=", "-u", "\(bed.uid)"], check: false)
+            return listing.stdout.split(separator: "\n").filter { !$0.split(separator: " ").dropFirst().first!.hasPrefix("Z") }
+        }
+        var leftovers = try running()
+        for _ in 0..<100 where !leftovers.isEmpty {
+            usleep(50_000)
+            leftovers = try running()
+        }
+        #expect(leftovers.isEmpty, "processes of the user left behind: \(leftovers)")
 
         try bed.writeService(options: "")
         let damaged = Data("this is not a keychain".utf8) + Data(repeating: 0x5a, count: 4096)
@@ -185,6 +197,39 @@ struct PAMModuleTests {
         #expect(results[0].status == 0, "\(results[0])")
         #expect(results[1].status == 36, "\(results[1])")
         #expect(bed.log.drain().contains { $0.contains("session keyring belongs to another user") })
+    }
+
+    @Test("With pam_keyinit before it (Debian's login), the login's own session keyring is accepted")
+    func behindPamKeyinit() throws {
+        let bed = try PAMTestBed()
+        try bed.createLoginKeychain()
+        try bed.writeService(options: "", keyinit: true)
+        // The keyring pamtester starts in is root's, as a daemon's would be; pam_keyinit gives the
+        // login a new one of the user's, which the helper inherits.
+        let results = try bed.runSession([bed.pamtester(["authenticate", "open_session"], stdin: bed.password + "\n")],
+                                         sessionKeyringOwnedByUser: false)
+        #expect(results[0].status == 0, "\(results[0])")
+        let log = bed.log.drain()
+        #expect(log.contains { $0.contains("unlocked \(bed.loginKeychain.path)") }, "\(log)")
+        #expect(!log.contains { $0.contains("belongs to another user") }, "\(log)")
+    }
+
+    @Test("Without a password from the stack (no pam_unix before it, or an empty password) nothing is done, even with auto_create")
+    func noPasswordFromTheStack() throws {
+        let bed = try PAMTestBed()
+        try bed.writeService(options: "auto_create debug", auth: "pam_permit.so")
+        let permitted = try bed.runSession([bed.pamtester(["authenticate", "open_session"], stdin: "")])
+        #expect(permitted[0].status == 0, "\(permitted[0])")
+        #expect(bed.log.drain().contains { $0.contains("no password in the PAM stack") })
+        #expect(!FileManager.default.fileExists(atPath: bed.loginKeychain.path))
+
+        // A user with no password at all, which pam_unix lets in with nullok, without a prompt.
+        try PAMEnvironment.run("/usr/bin/passwd", ["--delete", bed.user])
+        try bed.writeService(options: "auto_create debug", auth: "pam_unix.so nullok")
+        let empty = try bed.runSession([bed.pamtester(["authenticate", "open_session"], stdin: "\n")])
+        #expect(empty[0].status == 0, "\(empty[0])")
+        #expect(!FileManager.default.fileExists(atPath: bed.loginKeychain.path), "no keychain with an empty password")
+        #expect(!FileManager.default.fileExists(atPath: bed.home.appendingPathComponent(".config/swift-keychain").path))
     }
 
     @Test("The password reaches the helper only on its standard input: never its arguments, environment, the log or pamtester's output")
