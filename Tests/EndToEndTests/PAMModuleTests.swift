@@ -232,6 +232,34 @@ struct PAMModuleTests {
         #expect(!FileManager.default.fileExists(atPath: bed.home.appendingPathComponent(".config/swift-keychain").path))
     }
 
+    @Test("Bad input through PAM: an empty password and an unknown user leave everything alone, the login unaffected")
+    func badInputThroughPAM() throws {
+        let bed = try PAMTestBed()
+        // pam_exec with expose_authtok asks for a password and takes any, for any user name: the
+        // module then sees exactly what was typed.
+        let drain = try bed.writeScript("drain", "cat >/dev/null\n")
+        try bed.writeService(options: "auto_create", auth: "pam_exec.so expose_authtok quiet \(drain.path)")
+        let empty = try bed.runSession([bed.pamtester(["authenticate", "open_session"], stdin: "\n")])
+        #expect(empty[0].status == 0, "\(empty[0])")
+        #expect(bed.log.drain().contains { $0.contains("the password is empty") })
+        #expect(!FileManager.default.fileExists(atPath: bed.loginKeychain.path))
+
+        let unknown = try bed.runSession([
+            SessionStep(arguments: ["/usr/bin/pamtester", "-v", bed.service, "nosuchuser-\(bed.uid)", "authenticate", "open_session"],
+                        stdin: "some-password\n"),
+        ])
+        #expect(unknown[0].status == 0, "\(unknown[0])")
+        let log = bed.log.drain()
+        #expect(log.contains { $0.contains("user nosuchuser-\(bed.uid) is unknown") }, "\(log)")
+        #expect(!log.joined().contains("some-password"))
+
+        // And the same stack, for the real user, does create the keychain: the two above were
+        // refused for what they were, not for the stack.
+        let real = try bed.runSession([bed.pamtester(["authenticate", "open_session"], stdin: bed.password + "\n")])
+        #expect(real[0].status == 0, "\(real[0])")
+        #expect(FileManager.default.fileExists(atPath: bed.loginKeychain.path))
+    }
+
     @Test("The password reaches the helper only on its standard input: never its arguments, environment, the log or pamtester's output")
     func passwordStaysOffTheRecord() throws {
         let bed = try PAMTestBed()
