@@ -152,11 +152,12 @@ static void forget_password(pam_handle_t *pamh)
         (void)pam_set_data(pamh, AUTHTOK_DATA, NULL, NULL);
 }
 
-/* A password the helper can take: not empty, not longer than its limit. */
-static int usable_password(pam_handle_t *pamh, const char *what, const char *password, size_t *length)
+/* A password the helper can take: not empty, not longer than its limit. `absent` says why
+ * there may be none. */
+static int usable_password(pam_handle_t *pamh, const char *what, const char *password, const char *absent, size_t *length)
 {
     if (password == NULL) {
-        pam_syslog(pamh, LOG_INFO, "no %s in the PAM stack (pam_keychain must follow the module that reads it)", what);
+        pam_syslog(pamh, LOG_INFO, "no %s in the PAM stack (%s); the keychain is left alone", what, absent);
         return 0;
     }
     size_t count = strnlen(password, MAX_PASSWORD + 1);
@@ -561,7 +562,7 @@ EXPORTED int pam_sm_authenticate(pam_handle_t *pamh, int flags, int argc, const 
     size_t length = 0;
     if (pam_get_item(pamh, PAM_AUTHTOK, &item) != PAM_SUCCESS)
         item = NULL;
-    if (!usable_password(pamh, "password", item, &length))
+    if (!usable_password(pamh, "password", item, "pam_keychain must follow the module that reads it", &length))
         return PAM_IGNORE;
     struct secret *secret = secret_copy(item, length);
     if (secret == NULL) {
@@ -629,8 +630,10 @@ EXPORTED int pam_sm_chauthtok(pam_handle_t *pamh, int flags, int argc, const cha
     if (pam_get_item(pamh, PAM_AUTHTOK, &new_item) != PAM_SUCCESS)
         new_item = NULL;
     /* Without the old password (root setting someone's password) the keychain cannot be re-keyed. */
-    if (!usable_password(pamh, "old password", old_item, &old_length) ||
-        !usable_password(pamh, "new password", new_item, &new_length))
+    if (!usable_password(pamh, "old password", old_item,
+                         "root setting a user's password gives none: `keychainctl set-keychain-password` re-keys by hand",
+                         &old_length) ||
+        !usable_password(pamh, "new password", new_item, "pam_keychain must follow the module that reads it", &new_length))
         return PAM_IGNORE;
     struct piece pieces[] = { { old_item, old_length }, { "", 1 }, { new_item, new_length }, { "", 1 } };
     keychain_operation(pamh, &options, "change-password", pieces, 4);

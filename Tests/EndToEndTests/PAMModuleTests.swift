@@ -85,6 +85,22 @@ struct PAMModuleTests {
         #expect(login[0].status == 0 && login[1].status == 0, "\(login)")
     }
 
+    @Test("root setting the password (no old password) leaves the keychain with its password, and says why")
+    func rootSetsPassword() throws {
+        let bed = try PAMTestBed()
+        try bed.createLoginKeychain()
+        let newPassword = "ByRoot-\(UUID().uuidString.suffix(12))"
+        // Without PAM_CHANGE_EXPIRED_AUTHTOK, pam_unix lets root set it without the current one.
+        let change = try bed.runSession([bed.pamtester(["chauthtok"], stdin: "\(newPassword)\n\(newPassword)\n")])
+        #expect(change[0].status == 0, "\(change[0])")
+        #expect(bed.log.drain().contains { $0.contains("no old password in the PAM stack") })
+        let check = try bed.runSession([
+            bed.keychainctl(["unlock-keychain", "--password-fd", "-"], stdin: newPassword + "\n"),
+            bed.keychainctl(["unlock-keychain", "--password-fd", "-"], stdin: bed.password + "\n"),
+        ])
+        #expect(check[0].status == 51 && check[1].status == 0, "the keychain kept its password: \(check)")
+    }
+
     @Test("A keychain whose password differs from the login's is left locked and unchanged, the login unaffected")
     func differentKeychainPassword() throws {
         let bed = try PAMTestBed()
