@@ -277,11 +277,18 @@ final class PAMTestBed {
         let results = try runSession([
             keychainctl(["create-keychain", "-P", "login"], stdin: (keychainPassword ?? password) + "\n"),
             keychainctl(["add-generic-password", "-a", "alice", "-s", "pam-test", "-w"], stdin: "item-secret\n"),
+            try worker(["add", "late", "late-secret", "ck"]),
             keychainctl(["lock-keychain"]),
             SessionStep(arguments: ["/usr/bin/keyctl", "clear", "@u"], asUser: true),
         ])
         for result in results { try #require(result.status == 0, "setting up the login keychain: \(result)") }
         try #require(FileManager.default.fileExists(atPath: loginKeychain.path))
+    }
+
+    /// keychain-test-worker on the login keychain, run as the user (items of any accessibility).
+    func worker(_ arguments: [String]) throws -> SessionStep {
+        let worker = try HelperRunner.binary("keychain-test-worker")
+        return SessionStep(arguments: [worker.path, arguments[0], loginKeychain.path] + arguments.dropFirst(), asUser: true)
     }
 
     /// Writes an executable script for the user to run (root-owned, 0755, as the module demands).
