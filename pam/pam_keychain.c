@@ -266,22 +266,55 @@ static int look_up_account(pam_handle_t *pamh, struct account *account)
     return 1;
 }
 
-/* The helper must be a root-owned (or, for a module run by that user, their own) regular file
- * nobody else can write: it is handed the password. */
-static int trusted_helper(pam_handle_t *pamh, const char *path)
+/* Whether only root (or the module's own user) can change what is at this path. */
+static int owned_safely(const struct stat *status)
 {
-    struct stat status;
-    if (stat(path, &status) != 0) {
+    if (status->st_uid != 0 && status->st_uid != geteuid())
+        return 0;
+    /* A shared folder with the sticky bit (/tmp) lets nobody else replace what root put there. */
+    return (status->st_mode & (S_IWGRP | S_IWOTH)) == 0 || (S_ISDIR(status->st_mode) && (status->st_mode & S_ISVTX));
+}
+
+/* The helper is handed the password, so it must be a regular file that only root (or, for a
+ * module run by a user, that user) can change, in folders nobody else can change either. Returns
+ * its resolved path (no links left to swap), to run exactly that, or NULL. */
+static char *trusted_helper(pam_handle_t *pamh, const char *path)
+{
+    char *resolved = realpath(path, NULL);
+    if (resolved == NULL) {
         pam_syslog(pamh, LOG_ERR, "helper %.256s: %s; the keychain is left alone", path, strerror(errno));
-        return 0;
+        return NULL;
     }
-    if (!S_ISREG(status.st_mode) || (status.st_uid != 0 && status.st_uid != geteuid()) ||
-        (status.st_mode & (S_IWGRP | S_IWOTH)) != 0 || (status.st_mode & S_IXUSR) == 0) {
+    struct stat status;
+    if (stat(resolved, &status) != 0 || !S_ISREG(status.st_mode) || (status.st_mode & S_IXUSR) == 0 ||
+        (status.st_mode & (S_IWGRP | S_IWOTH)) != 0 || !owned_safely(&status)) {
         pam_syslog(pamh, LOG_ERR, "helper %.256s is not an executable file owned by root and writable only by it; "
-                   "the keychain is left alone", path);
-        return 0;
+                   "the keychain is left alone", resolved);
+        free(resolved);
+        return NULL;
     }
-    return 1;
+    char *folder = strdup(resolved);
+    if (folder == NULL) {
+        free(resolved);
+        return NULL;
+    }
+    for (char *slash = strrchr(folder, '/'); slash != NULL; slash = strrchr(folder, '/')) {
+        if (slash == folder)
+            slash[1] = '\0';
+        else
+            *slash = '\0';
+        if (stat(folder, &status) != 0 || !owned_safely(&status)) {
+            pam_syslog(pamh, LOG_ERR, "helper %.256s is in %.256s, which someone other than root can change; "
+                       "the keychain is left alone", resolved, folder);
+            free(folder);
+            free(resolved);
+            return NULL;
+        }
+        if (slash == folder)
+            break;
+    }
+    free(folder);
+    return resolved;
 }
 
 /* In the forked child only async-signal-safe calls: report a failed step and leave. */
@@ -380,7 +413,7 @@ struct piece {
 
 /* Runs the helper and returns its exit status (-1 when it was killed or never ran); its report
  * (first line, printable ASCII only) is left in `report`. */
-static int run_helper(pam_handle_t *pamh, const struct options *options, const struct account *account,
+static int run_helper(pam_handle_t *pamh, const struct options *options, const char *helper, const struct account *account,
                       char *const arguments[], struct piece *pieces, size_t piece_count, char report[MAX_REPORT])
 {
     report[0] = '\0';
@@ -402,7 +435,7 @@ static int run_helper(pam_handle_t *pamh, const struct options *options, const s
 
     pid_t pid = fork();
     if (pid == 0)
-        run_child(options->helper, arguments, account, input[1], output[1]);
+        run_child(helper, arguments, account, input[1], output[1]);
     close(input[1]);
     close(output[1]);
     if (pid < 0) {
@@ -517,18 +550,22 @@ static int run_helper(pam_handle_t *pamh, const struct options *options, const s
 static void keychain_operation(pam_handle_t *pamh, const struct options *options, const char *operation,
                                struct piece *pieces, size_t piece_count)
 {
-    if (!trusted_helper(pamh, options->helper))
+    char *helper = trusted_helper(pamh, options->helper);
+    if (helper == NULL)
         return;
     struct account account;
-    if (!look_up_account(pamh, &account))
+    if (!look_up_account(pamh, &account)) {
+        free(helper);
         return;
+    }
     char *arguments[] = { (char *)"keychain-pam-helper", (char *)operation,
                           options->auto_create ? (char *)"--create" : NULL, NULL };
     if (strcmp(operation, "unlock") != 0)
         arguments[2] = NULL;
     char report[MAX_REPORT];
-    int status = run_helper(pamh, options, &account, arguments, pieces, piece_count, report);
+    int status = run_helper(pamh, options, helper, &account, arguments, pieces, piece_count, report);
     account_free(&account);
+    free(helper);
     if (status < 0) {
         if (report[0] != '\0')
             pam_syslog(pamh, LOG_ERR, "%s", report);

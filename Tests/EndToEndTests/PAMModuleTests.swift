@@ -181,6 +181,19 @@ struct PAMModuleTests {
         #expect(try login().status == 0)
         #expect(bed.log.drain().contains { $0.contains("not an executable file owned by root") })
 
+        // A root-owned helper in a folder anyone can write (no sticky bit) could be swapped.
+        let open = bed.publicFolder.appendingPathComponent("open")
+        try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
+        chmod(open.path, 0o777)
+        let exposed = open.appendingPathComponent("helper")
+        try "#!/bin/sh\nexec \(PAMTestBed.quote(try HelperRunner.binary("keychain-pam-helper").path)) \"$@\"\n"
+            .write(to: exposed, atomically: true, encoding: .utf8)
+        chmod(exposed.path, 0o755)
+        try bed.writeService(options: "helper=\(exposed.path)")
+        #expect(try login().status == 0)
+        #expect(bed.log.drain().contains { $0.contains("which someone other than root can change") })
+        #expect(try bed.runSession([bed.keychainctl(["show-keychain-info", "--locked-status"])])[0].status == 36)
+
         let hanging = try bed.writeScript("hanging-helper", "sleep 60 & sleep 60\n")
         try bed.writeService(options: "helper=\(hanging.path) timeout=1")
         #expect(try login().status == 0)
