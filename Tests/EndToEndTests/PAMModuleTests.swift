@@ -237,6 +237,38 @@ struct PAMModuleTests {
         #expect(bed.log.drain().contains { $0.contains("session keyring belongs to another user") })
     }
 
+    @Test("Installed by scripts/install.sh, the module runs the installed helper, and --uninstall removes both")
+    func installedModule() throws {
+        let bed = try PAMTestBed()
+        try bed.createLoginKeychain()
+        let prefix = bed.publicFolder.appendingPathComponent("prefix")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = root.appendingPathComponent("scripts/install.sh").path
+        // The debug build `swift build --build-tests` made; --no-build runs no SwiftPM command.
+        try PAMEnvironment.run("/bin/bash", [script, "--debug", "--no-build", "--prefix", prefix.path])
+        let module = prefix.appendingPathComponent("lib/security/pam_keychain.so")
+        let helper = prefix.appendingPathComponent("libexec/swift-keychain/keychain-pam-helper")
+        try #require(FileManager.default.fileExists(atPath: module.path) && FileManager.default.isExecutableFile(atPath: helper.path))
+        // The lines docs/pam.md gives, with no helper= option: the built-in path is the installed helper.
+        try """
+            auth     required  pam_unix.so
+            auth     optional  \(module.path)
+            account  required  pam_unix.so
+            session  required  pam_permit.so
+            session  optional  \(module.path)
+
+            """.write(toFile: bed.serviceFile, atomically: true, encoding: .utf8)
+        let results = try bed.runSession([
+            bed.pamtester(["authenticate", "open_session"], stdin: bed.password + "\n"),
+            bed.keychainctl(["show-keychain-info", "--locked-status"]),
+        ])
+        #expect(results[0].status == 0 && results[1].status == 0, "\(results)")
+        #expect(bed.log.drain().contains { $0.contains("unlocked \(bed.loginKeychain.path)") })
+
+        try PAMEnvironment.run("/bin/bash", [script, "--uninstall", "--prefix", prefix.path])
+        #expect(!FileManager.default.fileExists(atPath: module.path) && !FileManager.default.fileExists(atPath: helper.path))
+    }
+
     @Test("With pam_keyinit before it (Debian's login), the login's own session keyring is accepted")
     func behindPamKeyinit() throws {
         let bed = try PAMTestBed()
