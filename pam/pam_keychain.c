@@ -118,8 +118,9 @@ static struct secret *secret_copy(const char *text, size_t length)
         return NULL;
     /* Best effort: without the limit for it, the password is still wiped, only swappable. */
     (void)mlock(secret, mapped);
+    /* Not MADV_WIPEONFORK: a program that forks between auth and session opens the session in
+     * the child, which needs its copy (and wipes it, as the parent wipes its own at pam_end). */
     (void)madvise(secret, mapped, MADV_DONTDUMP);
-    (void)madvise(secret, mapped, MADV_WIPEONFORK);
     secret->mapped = mapped;
     secret->length = length;
     memcpy(secret->bytes, text, length);
@@ -129,7 +130,7 @@ static struct secret *secret_copy(const char *text, size_t length)
 
 static void secret_free(struct secret *secret)
 {
-    if (secret == NULL)
+    if (secret == NULL || secret->mapped == 0)
         return;
     size_t mapped = secret->mapped;
     explicit_bzero(secret, mapped);
@@ -638,6 +639,10 @@ EXPORTED int pam_sm_open_session(pam_handle_t *pamh, int flags, int argc, const 
         return PAM_IGNORE;
     }
     const struct secret *secret = data;
+    if (secret->length == 0 || secret->length > MAX_PASSWORD) {
+        forget_password(pamh);
+        return PAM_IGNORE;
+    }
     struct piece pieces[] = { { secret->bytes, secret->length }, { "", 1 } };
     keychain_operation(pamh, &options, "unlock", pieces, 2);
     forget_password(pamh);
