@@ -71,6 +71,15 @@ struct PAMHelperInputTests {
         }
     }
 
+    @Test("Without the kernel keyring an unlock would end with the helper: it says so (exit 5) and changes nothing")
+    func noKernelKeyring() throws {
+        try makeKeychain(password: "old-pass")
+        let off = ["SWIFT_KEYCHAIN_NO_KERNEL_KEYRING": "1"]
+        let unlock = try runner.run(helper, ["unlock"], stdin: nul("old-pass"), environment: off)
+        #expect(unlock.status == 5 && unlock.stderr.contains("stays locked"), "\(unlock)")
+        #expect(try sandbox.run(["show-keychain-info", "--locked-status"]).status == 36)
+    }
+
     @Test("A keychain without a password is left without one, whatever the login password")
     func passwordlessKeychain() throws {
         try makeKeychain(password: nil)
