@@ -21,6 +21,10 @@ enum PAMEnvironment {
         if !FileManager.default.fileExists(atPath: "/usr/include/security/pam_modules.h") {
             return "libpam's headers are missing (libpam0g-dev)"
         }
+        // Each login runs in a session keyring of its own, and the unlock lives in the kernel keyring.
+        if let probe = try? run("/usr/bin/keyctl", ["session", "-", "/bin/true"], check: false), probe.status != 0 {
+            return "the kernel keyring is not available here (keyctl session: \(probe.stderr))"
+        }
         let unix = ["/lib/x86_64-linux-gnu/security", "/usr/lib/x86_64-linux-gnu/security", "/lib/aarch64-linux-gnu/security",
                     "/usr/lib/aarch64-linux-gnu/security", "/lib/security", "/usr/lib/security"]
         if !unix.contains(where: { FileManager.default.fileExists(atPath: $0 + "/pam_unix.so") }) {
