@@ -130,6 +130,9 @@ let package = Package(
         .target(name: "KeychainCredentialHelpers", dependencies: ["KeychainServices", "CKeychainSystem"], swiftSettings: strict),
         .executableTarget(name: "git-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
         .executableTarget(name: "docker-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
+        // What pam_keychain.so (pam/, built by scripts/build-pam-module.sh) runs as the user logging
+        // in to unlock or re-key the login keychain (docs/pam.md).
+        .executableTarget(name: "keychain-pam-helper", dependencies: ["KeychainStore", "CKeychainSystem"], swiftSettings: strict),
         // The seed articles' code, with only the import line changed, run by SeedTests.
         .executableTarget(
             name: "seed-keychain-manager",

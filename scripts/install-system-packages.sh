@@ -17,6 +17,9 @@
 #   pinentry-tty                 the prompter keychaind's unlock prompts are typed at (in tmux)
 #   zsh, fish                    `zsh -n` / `fish -n` on keychainctl's completion scripts (those tests
 #                                are skipped without them)
+#   libpam0g-dev                 the headers scripts/build-pam-module.sh builds pam_keychain.so against
+#   pamtester, keyutils          the PAM tests drive a real PAM stack with pamtester, each login in a
+#                                session keyring of its own (keyctl session)
 #   systemd                      systemd-creds, which `seal-keychain --with systemd-creds` runs and its tests
 #                                use with a host key of their own (no systemd needs to run)
 #   tpm2-tools, swtpm, swtpm-tools  `seal-keychain --with tpm2` runs tpm2-tools; its tests start the
@@ -25,6 +28,7 @@
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
+          libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev)
 missing=()
 for package in "${packages[@]}"; do

@@ -13,6 +13,9 @@
 #       skipped with a warning when the plugin cannot run)
 #   share/dbus-1/services/org.freedesktop.secrets.service   (keychaind's D-Bus activation file)
 #   share/systemd/user/keychaind.service                     (keychaind's systemd --user unit)
+#   libexec/swift-keychain/keychain-pam-helper, lib/security/pam_keychain.so
+#       (the PAM module, built by scripts/build-pam-module.sh for this prefix's helper; skipped with
+#       a warning without libpam's headers; /etc/pam.d is never edited: see docs/pam.md)
 # and records every file (and every folder it created) in DIR/share/swift-keychain/install-manifest.
 # --uninstall removes exactly what the manifest lists, and nothing else. Nothing is started or
 # enabled: see docs/secret-service.md for keychaind.
@@ -79,7 +82,7 @@ cd "$(dirname "$0")/.."
 root="$PWD"
 products=(keychainctl keychaind git-credential-keychain docker-credential-keychain)
 if $build; then
-    for product in "${products[@]}"; do
+    for product in "${products[@]}" keychain-pam-helper; do
         swift build -c "$configuration" --product "$product"
     done
     # The manual pages: for every executable that uses swift-argument-parser.
@@ -88,7 +91,7 @@ if $build; then
     fi
 fi
 bin="$root/.build/$configuration"
-for product in "${products[@]}"; do
+for product in "${products[@]}" keychain-pam-helper; do
     if [ ! -x "$bin/$product" ]; then
         echo "install.sh: $bin/$product is not built" >&2
         exit 1
@@ -130,6 +133,18 @@ put_output() {
 for product in "${products[@]}"; do
     put_file 0755 "$prefix/bin/$product" "$bin/$product" -s
 done
+
+# The PAM module and the helper it runs as the user logging in (docs/pam.md). The module names
+# the helper by its installed path, so it is built here, for this prefix (cc, not SwiftPM).
+pam_helper="$prefix/libexec/swift-keychain/keychain-pam-helper"
+put_file 0755 "$pam_helper" "$bin/keychain-pam-helper" -s
+pam_build="$(mktemp -d)"
+if scripts/build-pam-module.sh --helper "$pam_helper" --output "$pam_build/pam_keychain.so" >/dev/null; then
+    put_file 0644 "$prefix/lib/security/pam_keychain.so" "$pam_build/pam_keychain.so"
+else
+    echo "install.sh: warning: pam_keychain.so was not built (see above); the PAM module is not installed" >&2
+fi
+rm -rf "$pam_build"
 
 keychainctl="$prefix/bin/keychainctl"
 put_output "$prefix/share/bash-completion/completions/keychainctl" "$keychainctl" --generate-completion-script bash

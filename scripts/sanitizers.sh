@@ -30,12 +30,13 @@ export SWIFT_BACKTRACE="enable=no"
 # sanitizer they took more than half of each stage. The engine, concurrency, cross-process,
 # lock-sharing, authentication, API and wrapper suites all run under both sanitizers. For the same
 # reason the keychaind suites (KeychainDaemonTests: a daemon, a bus and real clients per test) and
-# the tmux prompt-parity suite stay in the plain run; the D-Bus layer, the Secret Service model and
+# the tmux prompt-parity suite stay in the plain run, as do the PAM suites (pamtester loads a module
+# built without a sanitizer, and runs the helper as another user); the D-Bus layer, the Secret Service model and
 # its session crypto run under both sanitizers in process (KeychainDBusTests,
 # KeychainSecretServiceTests). A whole run with the keychaind suites included passed under
 # ThreadSanitizer when they were added (706 tests). The machine-unlock suites (keychainctl with
 # systemd-creds and swtpm) are CLI tests too and stay in the plain run.
-skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests'
+skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests'
 
 status=0
 for sanitizer in "${sanitizers[@]}"; do

@@ -10,7 +10,7 @@ import Testing
         "share/bash-completion/completions/keychainctl", "share/zsh/site-functions/_keychainctl",
         "share/fish/vendor_completions.d/keychainctl.fish",
         "share/dbus-1/services/org.freedesktop.secrets.service", "share/systemd/user/keychaind.service",
-        "share/swift-keychain/install-manifest",
+        "share/swift-keychain/install-manifest", "libexec/swift-keychain/keychain-pam-helper",
     ]
 
     func install(_ arguments: [String], home: CLISandbox) throws -> ProofSupport.Outcome {
@@ -56,6 +56,11 @@ import Testing
         #expect(unit.contains("ExecStart=\(prefix.path)/bin/keychaind\n"))
         let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.freedesktop.secrets.service"), encoding: .utf8)
         #expect(activation.contains("Exec=\(prefix.path)/bin/keychaind\n"))
+        // The PAM module, built for this prefix's helper, wherever libpam's headers are (CI has them).
+        if FileManager.default.fileExists(atPath: "/usr/include/security/pam_modules.h") {
+            let module = try Data(contentsOf: prefix.appendingPathComponent("lib/security/pam_keychain.so"))
+            #expect(module.range(of: Data("\(prefix.path)/libexec/swift-keychain/keychain-pam-helper\0".utf8)) != nil)
+        }
         let manifest = try String(contentsOf: prefix.appendingPathComponent("share/swift-keychain/install-manifest"), encoding: .utf8)
         #expect(!manifest.contains("other-tool"))
         #expect(manifest.contains("\(prefix.path)/bin/keychainctl\n"))
