@@ -18,9 +18,9 @@
 #       gnome-keyring's package owns that name there (docs/secret-service.md says how to use it)
 #   /usr/share/doc/swift-keychain/: README.md, SECURITY.md, docs/*.md, and examples/keychain-unlock.service
 #       (dist/systemd: unlock a keychain at boot from a sealed credential, docs/machine-unlock.md)
-#   /usr/lib/<multiarch>/security/pam_keychain.so, only if scripts/build-pam-module.sh has built
-#       it (looked for at $SWIFT_KEYCHAIN_PAM_MODULE, .build/pam/pam_keychain.so,
-#       .build/release/pam_keychain.so); the script says whether it was included.
+#   /usr/lib/<multiarch>/security/pam_keychain.so and /usr/libexec/swift-keychain/keychain-pam-helper
+#       (docs/pam.md; /etc/pam.d is not touched), when scripts/build-pam-module.sh can build the
+#       module here (cc and libpam0g-dev); the script says whether they were included.
 #
 # --no-build packages what an earlier run built (.build/release), running no SwiftPM command.
 # SWIFT_KEYCHAIN_DEB_COMPRESSION chooses dpkg-deb's compressor: xz (default; the smallest, and
@@ -63,6 +63,9 @@ if $build; then
     for product in "${products[@]}" generate-manual; do
         swift build -c release --static-swift-stdlib --product "$product"
     done
+    if [ -d Sources/keychain-pam-helper ]; then
+        swift build -c release --static-swift-stdlib --product keychain-pam-helper
+    fi
     echo "build-deb.sh: release build took $(( $(date +%s) - start )) s"
 fi
 for product in "${products[@]}" generate-manual; do
@@ -70,7 +73,9 @@ for product in "${products[@]}" generate-manual; do
 done
 
 # Nothing may come from the Swift toolchain: every library must resolve, and none to a Swift one.
-for product in "${products[@]}"; do
+checked=("${products[@]}")
+[ ! -x "$bin/keychain-pam-helper" ] || checked+=(keychain-pam-helper)
+for product in "${checked[@]}"; do
     libraries=$(ldd "$bin/$product")
     if grep -q 'not found' <<< "$libraries"; then
         echo "build-deb.sh: $product needs a library that is not found:" >&2; grep 'not found' <<< "$libraries" >&2; exit 1
@@ -125,17 +130,26 @@ put 0644 README.md /usr/share/doc/swift-keychain/README.md
 put 0644 SECURITY.md /usr/share/doc/swift-keychain/SECURITY.md
 for doc in docs/*.md; do put 0644 "$doc" "/usr/share/doc/swift-keychain/$doc"; done
 
-# The PAM module, when another script built it; the package is complete without it.
+# The PAM module and the helper it runs (docs/pam.md). The module has the helper's installed path
+# built in, so it is built here for /usr/libexec (scripts/build-pam-module.sh, cc and libpam's
+# headers); without them the package has neither, and says so. A module given in
+# $SWIFT_KEYCHAIN_PAM_MODULE is taken as it is (it must name /usr/libexec/swift-keychain/keychain-pam-helper).
+pam_helper=/usr/libexec/swift-keychain/keychain-pam-helper
+pam_build=$(mktemp -d)
 pam=""
-for candidate in "${SWIFT_KEYCHAIN_PAM_MODULE:-}" .build/pam/pam_keychain.so .build/release/pam_keychain.so; do
-    if [ -n "$candidate" ] && [ -f "$candidate" ]; then pam="$candidate"; break; fi
-done
-if [ -n "$pam" ]; then
-    install -D -m 0644 -s "$pam" "$stage/usr/lib/$multiarch/security/pam_keychain.so"
-    echo "build-deb.sh: including the PAM module $pam as /usr/lib/$multiarch/security/pam_keychain.so"
-else
-    echo "build-deb.sh: no PAM module built (scripts/build-pam-module.sh); the package has none"
+if [ -n "${SWIFT_KEYCHAIN_PAM_MODULE:-}" ] && [ -f "$SWIFT_KEYCHAIN_PAM_MODULE" ]; then
+    pam="$SWIFT_KEYCHAIN_PAM_MODULE"
+elif [ -x scripts/build-pam-module.sh ] && scripts/build-pam-module.sh --helper "$pam_helper" --output "$pam_build/pam_keychain.so" >/dev/null; then
+    pam="$pam_build/pam_keychain.so"
 fi
+if [ -n "$pam" ] && [ -x "$bin/keychain-pam-helper" ]; then
+    install -D -m 0644 -s "$pam" "$stage/usr/lib/$multiarch/security/pam_keychain.so"
+    install -D -m 0755 -s "$bin/keychain-pam-helper" "$stage$pam_helper"
+    echo "build-deb.sh: including the PAM module as /usr/lib/$multiarch/security/pam_keychain.so, with $pam_helper"
+else
+    echo "build-deb.sh: no PAM module (scripts/build-pam-module.sh needs cc and libpam0g-dev, and keychain-pam-helper must be built); the package has none"
+fi
+rm -rf "$pam_build"
 
 # Depends: what dpkg-shlibdeps derives from the ELF files' needed libraries (it wants a
 # debian/control to read, so it runs in a scratch source folder).
@@ -143,7 +157,7 @@ shlibs=$(mktemp -d)
 mkdir "$shlibs/debian"
 printf 'Source: swift-keychain\n\nPackage: swift-keychain\nArchitecture: any\n' > "$shlibs/debian/control"
 elves=()
-while IFS= read -r file; do elves+=("$file"); done < <(find "$stage/usr/bin" "$stage/usr/lib" -type f \( -perm -u+x -o -name '*.so' \) 2>/dev/null)
+while IFS= read -r file; do elves+=("$file"); done < <(find "$stage/usr/bin" "$stage/usr/lib" "$stage/usr/libexec" -type f \( -perm -u+x -o -name '*.so' \) 2>/dev/null)
 depends=$(cd "$shlibs" && dpkg-shlibdeps -O "${elves[@]}" 2>/dev/null | sed -n 's/^shlibs:Depends=//p')
 rm -rf "$shlibs"
 [ -n "$depends" ] || { echo "build-deb.sh: dpkg-shlibdeps found no dependencies" >&2; exit 1; }

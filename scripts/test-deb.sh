@@ -46,6 +46,16 @@ for path in /usr/share/man/man1/keychainctl.1.gz /usr/share/bash-completion/comp
             /usr/share/doc/swift-keychain/examples/keychain-unlock.service; do
     [ -f "$path" ] || fail "$path was not installed"
 done
+# The PAM module, when the package has it, comes with the helper whose path it has built in.
+module=$(dpkg -L swift-keychain | grep '/security/pam_keychain.so$' || true)
+if [ -n "$module" ]; then
+    [ -x /usr/libexec/swift-keychain/keychain-pam-helper ] || fail "$module is installed without its helper"
+    grep -aq /usr/libexec/swift-keychain/keychain-pam-helper "$module" || fail "$module does not name /usr/libexec/swift-keychain/keychain-pam-helper"
+    ! ldd /usr/libexec/swift-keychain/keychain-pam-helper | grep -Eq 'not found|/opt/swift|libswift' || fail "the PAM helper needs the Swift toolchain"
+    echo "test-deb.sh: the package has the PAM module $module and its helper"
+else
+    echo "test-deb.sh: the package has no PAM module"
+fi
 grep -q '^ExecStart=/usr/bin/keychaind' /usr/lib/systemd/user/keychaind.service || fail "keychaind.service does not run /usr/bin/keychaind"
 rm -rf "$home"
 
