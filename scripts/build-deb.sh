@@ -24,8 +24,8 @@
 #
 # --no-build packages what an earlier run built (.build/release), running no SwiftPM command.
 # SWIFT_KEYCHAIN_DEB_COMPRESSION chooses dpkg-deb's compressor: xz (default; the smallest, and
-# read by every dpkg: 66 MB, about 5 minutes here) or zstd (93 MB in about 4 s; dpkg >= 1.21.18,
-# Debian 12, reads it), which scripts/test-deb.sh uses to keep CI short.
+# read by every dpkg: 66 MB without the PAM helper, about 5 minutes here) or zstd (116 MB with
+# it, in seconds; dpkg >= 1.21.18, Debian 12, reads it), which scripts/test-deb.sh uses in CI.
 set -euo pipefail
 
 usage() { sed -n '2,5p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
