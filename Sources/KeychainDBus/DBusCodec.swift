@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+import Synchronization
 
 /// The DBUS_TYPE_* codes: libdbus spells them as character macros (`((int) 's')`), which Swift
 /// does not import.
@@ -145,10 +146,26 @@ enum DBusCodec {
     }
 
     private static func checkSignature(_ signature: String, single: Bool) throws(DBusError) {
+        // A reply's few signatures ("ao", "(oayays)"...) come back on every call; libdbus's
+        // validator builds a string and walks it each time.
+        if validSignatures.withLock({ $0.contains(ValidSignature(text: signature, single: single)) }) { return }
         guard !signature.utf8.contains(0) else { throw DBusError.invalidArgs("invalid signature") }
         let valid = signature.withCString { single ? dbus_signature_validate_single($0, nil) : dbus_signature_validate($0, nil) }
         guard valid != 0 else { throw DBusError.invalidArgs("invalid signature \"\(signature.prefix(64))\"") }
+        validSignatures.withLock { known in
+            // Bounded: values a peer shapes (a variant's contents) could otherwise grow it.
+            if known.count >= 128 { known.removeAll(keepingCapacity: true) }
+            known.insert(ValidSignature(text: signature, single: single))
+        }
     }
+
+    /// A signature libdbus accepted, as one complete type (`single`) or as a list of them.
+    private struct ValidSignature: Hashable {
+        let text: String
+        let single: Bool
+    }
+
+    private static let validSignatures = Mutex<Set<ValidSignature>>([])
 
     /// The container depth libdbus accepts on receipt (validate_body_helper: 2 × 32).
     static let maximumDepth = 64
