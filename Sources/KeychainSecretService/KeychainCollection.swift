@@ -57,9 +57,9 @@ package final class KeychainCollection: SecretCollection {
     private func search(_ attributes: [String: String], skipped: inout Int) throws(SecretCollectionError) -> [SecretItemRecord] {
         var records: [SecretItemRecord] = []
         var seen: Set<String> = []
-        func consider(_ items: [StoredItem]) {
+        func consider(_ items: [StoredItem], stored: StoredAttributes?? = nil) {
             for item in items {
-                let record = Self.record(of: item)
+                let record = stored.map { Self.record(of: item, stored: $0) } ?? Self.record(of: item)
                 let searchable = Self.searchableAttributes(record.attributes, of: item.itemClass, for: attributes)
                 guard !seen.contains(record.id), attributes.allSatisfy({ searchable[$0.key] == $0.value }) else { continue }
                 seen.insert(record.id)
@@ -80,8 +80,10 @@ package final class KeychainCollection: SecretCollection {
             // read at all while the file is unchanged (``SecretPrefetch``).
             var stamp: KeychainChangeStamp?
             let items = try find(skipped: &skipped, .genericPassword, genericFilters, includeSecrets: true, stamp: &stamp)
-            consider(items)
-            prefetch.keep(items, matching: records, stamp: stamp)
+            // The record is read once, for the answer and the content type alike.
+            let stored = items.count == 1 ? StoredAttributes(items[0].attributes[AttributeName.generic]) : nil
+            consider(items, stored: items.count == 1 ? .some(stored) : nil)
+            prefetch.keep(items, contentType: stored?.contentType ?? "text/plain", matching: records, stamp: stamp)
             // An item kept whole never has both service and username (that set is a generic
             // password's shape), so a search naming both cannot match one: no query for them,
             // which no index serves (a scan of every generic password).
@@ -362,8 +364,13 @@ package final class KeychainCollection: SecretCollection {
 
     /// What the Secret Service shows of a keychain item.
     static func record(of item: StoredItem) -> SecretItemRecord {
+        record(of: item, stored: StoredAttributes(item.attributes[AttributeName.generic]))
+    }
+
+    /// ``record(of:)`` with the item's stored attribute record already read.
+    static func record(of item: StoredItem, stored: StoredAttributes?) -> SecretItemRecord {
         let attributes: [String: String]
-        if let stored = StoredAttributes(item.attributes[AttributeName.generic]) {
+        if let stored {
             attributes = stored.attributes
         } else if item.itemClass == .internetPassword {
             attributes = NetworkFields.attributes(of: item.attributes)

@@ -20,16 +20,15 @@ final class SecretPrefetch: Sendable {
 
     private let kept = Mutex<Kept?>(nil)
 
-    /// Keeps the secret of `items`' only item when the search's answer is exactly that item;
-    /// otherwise forgets what it kept.
-    func keep(_ items: [StoredItem], matching records: [SecretItemRecord], stamp: KeychainChangeStamp?) {
+    /// Keeps the secret of `items`' only item (whose record gives `contentType`) when the
+    /// search's answer is exactly that item; otherwise forgets what it kept.
+    func keep(_ items: [StoredItem], contentType: String, matching records: [SecretItemRecord], stamp: KeychainChangeStamp?) {
         guard let stamp, items.count == 1, let item = items.first, let secret = item.secret,
               item.attributes[AttributeName.synchronizable]?.integerValue != 1,
               records.count == 1, records[0].id == KeychainCollection.id(of: item) else {
             forget()
             return
         }
-        let contentType = StoredAttributes(item.attributes[AttributeName.generic])?.contentType ?? "text/plain"
         kept.withLock { $0 = Kept(id: records[0].id, secret: SecretValue(bytes: secret, contentType: contentType), stamp: stamp) }
     }
 

@@ -107,7 +107,7 @@ struct StoredAttributesReader {
         while position < bytes.count {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
-                let text = String(validating: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+                let text = Self.text(UnsafeBufferPointer(rebasing: bytes[start..<position]))
                 position += 1
                 return text
             }
@@ -141,6 +141,13 @@ struct StoredAttributesReader {
             }
         }
         return nil
+    }
+
+    /// The string of UTF-8 bytes, nil when they are not valid UTF-8. ASCII (attribute names and
+    /// most values) needs no validation, and `String(validating:)` costs several times more.
+    private static func text(_ utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        if utf8.allSatisfy({ $0 < 0x80 }) { return String(decoding: utf8, as: UTF8.self) }
+        return String(validating: utf8, as: UTF8.self)
     }
 
     /// The scalar of a `\u` escape (the reader stands after the `u`), joining a surrogate pair.
