@@ -108,7 +108,8 @@ extension KeychainFile {
     package func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool,
                      authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> [StoredItem] {
         var stamp: KeychainChangeStamp?
-        return try find(query, identity: identity, limit: limit, includeSecrets: includeSecrets, authorize: authorize, stamp: &stamp)
+        return try find(query, identity: identity, limit: limit, includeSecrets: includeSecrets, authorize: authorize,
+                        stamp: &stamp, recordingStamp: false)
     }
 
     /// ``find(_:identity:limit:includeSecrets:authorize:)``, also giving the file's
@@ -116,9 +117,15 @@ extension KeychainFile {
     /// any later change moves the stamp).
     package func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool,
                      authorize: ItemAuthorizer? = nil, stamp: inout KeychainChangeStamp?) throws(KeychainStoreError) -> [StoredItem] {
+        try find(query, identity: identity, limit: limit, includeSecrets: includeSecrets, authorize: authorize,
+                 stamp: &stamp, recordingStamp: true)
+    }
+
+    private func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool, authorize: ItemAuthorizer?,
+                      stamp: inout KeychainChangeStamp?, recordingStamp: Bool) throws(KeychainStoreError) -> [StoredItem] {
         var taken: KeychainChangeStamp?
         var rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
-            taken = state.changeStamp
+            if recordingStamp { taken = state.changeStamp }
             return try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets)
         }
         stamp = taken
