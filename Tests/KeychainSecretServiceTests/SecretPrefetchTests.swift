@@ -120,10 +120,48 @@ import Testing
         #expect(StoredAttributesReader.read(bytes) == nil)
     }
 
+    /// Damaged records (bytes changed, dropped or repeated, from a fixed seed): the reader never
+    /// traps, and whenever it answers, JSONDecoder answers the same.
+    @Test func damagedRecordsAreReadAsJSONDecoderReadsThem() {
+        let seeds = [
+            StoredAttributes(attributes: ["service": "s", "username": "u", "xdg:schema": "org.freedesktop.Secret.Generic"], contentType: "text/plain"),
+            StoredAttributes(attributes: ["q\"": "\\\n\u{1}é😀", "": ""], contentType: ""),
+        ].map { Array($0.encoded.drop { $0 != UInt8(ascii: "{") }) }
+        var generator = SeededGenerator(state: 0x5EED)
+        var answered = 0
+        for round in 0..<4000 {
+            var bytes = seeds[round % seeds.count]
+            for _ in 0..<(1 + Int(generator.next() % 3)) where !bytes.isEmpty {
+                let at = Int(generator.next() % UInt64(bytes.count))
+                switch generator.next() % 3 {
+                case 0: bytes[at] = UInt8(truncatingIfNeeded: generator.next())
+                case 1: bytes.remove(at: at)
+                default: bytes.insert(bytes[at], at: at)
+                }
+            }
+            guard let read = StoredAttributesReader.read(bytes) else { continue }
+            answered += 1
+            #expect(read == (try? JSONDecoder().decode(StoredAttributes.self, from: Data(bytes))), "\(bytes)")
+        }
+        #expect(answered > 0)
+    }
+
     @Test func whatTheRecordWritesIsReadBack() {
         let record = StoredAttributes(attributes: ["service": "s/ø", "q\"": "\\\n\u{7f}", "": ""], contentType: "text/plain; charset=utf8")
         let json = record.encoded.drop { $0 != UInt8(ascii: "{") }
         #expect(StoredAttributesReader.read(json) == record)
         #expect(StoredAttributes(.data(record.encoded)) == record)
+    }
+}
+
+/// A reproducible generator for the damaged-record test (splitmix64).
+private struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
