@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+import Synchronization
 
 /// The DBUS_TYPE_* codes: libdbus spells them as character macros (`((int) 's')`), which Swift
 /// does not import.
@@ -145,10 +146,26 @@ enum DBusCodec {
     }
 
     private static func checkSignature(_ signature: String, single: Bool) throws(DBusError) {
-        guard !signature.utf8.contains(0) else { throw DBusError.invalidArgs("invalid signature") }
+        // A reply's few signatures ("ao", "(oayays)"...) come back on every call; libdbus's
+        // validator builds a string and walks it each time.
+        if validSignatures.withLock({ $0.contains(ValidSignature(text: signature, single: single)) }) { return }
+        guard !containsNUL(signature) else { throw DBusError.invalidArgs("invalid signature") }
         let valid = signature.withCString { single ? dbus_signature_validate_single($0, nil) : dbus_signature_validate($0, nil) }
         guard valid != 0 else { throw DBusError.invalidArgs("invalid signature \"\(signature.prefix(64))\"") }
+        validSignatures.withLock { known in
+            // Bounded: values a peer shapes (a variant's contents) could otherwise grow it.
+            if known.count >= 128 { known.removeAll(keepingCapacity: true) }
+            known.insert(ValidSignature(text: signature, single: single))
+        }
     }
+
+    /// A signature libdbus accepted, as one complete type (`single`) or as a list of them.
+    private struct ValidSignature: Hashable {
+        let text: String
+        let single: Bool
+    }
+
+    private static let validSignatures = Mutex<Set<ValidSignature>>([])
 
     /// The container depth libdbus accepts on receipt (validate_body_helper: 2 × 32).
     static let maximumDepth = 64
@@ -162,7 +179,7 @@ enum DBusCodec {
         case .byte, .boolean, .int16, .uint16, .int32, .uint32, .int64, .uint64, .double:
             break
         case .string(let string):
-            guard !string.utf8.contains(0) else { throw DBusError.invalidArgs("a string contains NUL") }
+            guard !containsNUL(string) else { throw DBusError.invalidArgs("a string contains NUL") }
         case .objectPath(let path):
             guard isValid(path, dbus_validate_path) else { throw DBusError.invalidArgs("invalid object path") }
         case .signature(let signature):
@@ -272,6 +289,16 @@ enum DBusCodec {
 
     // MARK: Helpers
 
+    /// Whether `text` holds a NUL byte (C would see only what precedes it). memchr on the
+    /// string's own bytes: the UTF-8 view's iterator went byte by byte through a call each.
+    static func containsNUL(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return false }
+            return memchr(base, 0, bytes.count) != nil
+        }
+    }
+
     /// A message iterator at a fixed address for the duration of `body`.
     static func withIterator<R>(_ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> R) throws(DBusError) -> R {
         let iterator = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
@@ -283,7 +310,7 @@ enum DBusCodec {
     /// Whether libdbus's validator for names, paths or UTF-8 accepts `string`; a string with a NUL
     /// is never valid (C would see only its start).
     static func isValid(_ string: String, _ validator: (UnsafePointer<CChar>?, UnsafeMutablePointer<CDBus.DBusError>?) -> dbus_bool_t) -> Bool {
-        guard !string.utf8.contains(0) else { return false }
+        guard !containsNUL(string) else { return false }
         return string.withCString { validator($0, nil) } != 0
     }
 }

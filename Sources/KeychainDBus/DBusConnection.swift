@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -87,8 +88,8 @@ package final class DBusConnection: Sendable {
         uniqueName = String(cString: name)
         loop = try Loop()
         let retained = { Unmanaged.passRetained(self.loop).toOpaque() }
-        dbus_connection_set_wakeup_main_function(pointer, { data in loopOf(data).wake() }, retained(), releaseLoop)
-        dbus_connection_set_dispatch_status_function(pointer, { _, _, data in loopOf(data).wake() }, retained(), releaseLoop)
+        dbus_connection_set_wakeup_main_function(pointer, { data in loopOf(data).wakeFromElsewhere() }, retained(), releaseLoop)
+        dbus_connection_set_dispatch_status_function(pointer, { _, _, data in loopOf(data).wakeFromElsewhere() }, retained(), releaseLoop)
         guard dbus_connection_add_filter(pointer, filterMessage, retained(), releaseLoop) != 0 else {
             throw DBusError.failed("out of memory")
         }
@@ -252,7 +253,11 @@ package final class DBusConnection: Sendable {
             state.running = true
             return true
         }) else { return }
-        defer { loop.state.withLock { $0.running = false; $0.stopRequested = false } }
+        loop.loopThread.store(UInt(pthread_self()), ordering: .releasing)
+        defer {
+            loop.loopThread.store(0, ordering: .releasing)
+            loop.state.withLock { $0.running = false; $0.stopRequested = false }
+        }
         let connection = handle.pointer
         while !loop.state.withLock({ $0.stopRequested }) {
             // Reads and writes what it can without waiting, then dispatches all that is queued.
@@ -328,6 +333,8 @@ private final class Loop: Sendable {
     let wakeFD: Int32
     private let wakeWriteFD: Int32
     let state = Lock(LoopState())
+    /// The thread inside run() (its pthread_t), 0 when none.
+    let loopThread = Atomic<UInt>(0)
 
     init() throws {
         var fds: [Int32] = [-1, -1]
@@ -343,6 +350,16 @@ private final class Loop: Sendable {
     deinit {
         _ = Glibc.close(wakeFD)
         _ = Glibc.close(wakeWriteFD)
+    }
+
+    /// libdbus's callbacks: it calls them when a message arrives or waits to be sent. On the
+    /// loop's own thread they are not needed (run() dispatches everything queued and looks at
+    /// what waits to be sent before it polls again), and answering them there cost each call
+    /// four system calls and a second trip round the loop.
+    func wakeFromElsewhere() {
+        let current = UInt(pthread_self())
+        guard loopThread.load(ordering: .acquiring) != current else { return }
+        wake()
     }
 
     /// A full pipe already wakes the loop, so a failed write is fine.

@@ -15,6 +15,8 @@ package final class KeychainCollection: SecretCollection {
     package let created: UInt64
     /// Only the group every unconfigured process shares: D-Bus clients are not told apart yet.
     private let identity = ClientIdentity(accessGroups: [ClientIdentity.sharedGroup])
+    /// The secret of the last search that found exactly one password by its key.
+    private let prefetch = SecretPrefetch()
 
     package init(file: KeychainFile, label: String) {
         self.file = file
@@ -55,9 +57,9 @@ package final class KeychainCollection: SecretCollection {
     private func search(_ attributes: [String: String], skipped: inout Int) throws(SecretCollectionError) -> [SecretItemRecord] {
         var records: [SecretItemRecord] = []
         var seen: Set<String> = []
-        func consider(_ items: [StoredItem]) {
+        func consider(_ items: [StoredItem], stored: StoredAttributes?? = nil) {
             for item in items {
-                let record = Self.record(of: item)
+                let record = stored.map { Self.record(of: item, stored: $0) } ?? Self.record(of: item)
                 let searchable = Self.searchableAttributes(record.attributes, of: item.itemClass, for: attributes)
                 guard !seen.contains(record.id), attributes.allSatisfy({ searchable[$0.key] == $0.value }) else { continue }
                 seen.insert(record.id)
@@ -71,14 +73,23 @@ package final class KeychainCollection: SecretCollection {
         if let account = attributes["username"] { genericFilters[AttributeName.account] = .string(account) }
         if genericFilters.isEmpty {
             consider(try find(skipped: &skipped, .genericPassword, [:]))
+        } else if genericFilters.count == 2 {
+            // A generic password's whole key: the search libsecret makes to look a password up,
+            // which it follows with a request for that one item's secret. Read the secret now
+            // (two AES-GCM opens) and keep it for that request, which then costs no keychain
+            // read at all while the file is unchanged (``SecretPrefetch``).
+            var stamp: KeychainChangeStamp?
+            let items = try find(skipped: &skipped, .genericPassword, genericFilters, includeSecrets: true, stamp: &stamp)
+            // The record is read once, for the answer and the content type alike.
+            let stored = items.count == 1 ? StoredAttributes(items[0].attributes[AttributeName.generic]) : nil
+            consider(items, stored: items.count == 1 ? .some(stored) : nil)
+            prefetch.keep(items, contentType: stored?.contentType ?? "text/plain", matching: records, stamp: stamp)
+            // An item kept whole never has both service and username (that set is a generic
+            // password's shape), so a search naming both cannot match one: no query for them,
+            // which no index serves (a scan of every generic password).
         } else {
             consider(try find(skipped: &skipped, .genericPassword, genericFilters))
-            // An item kept whole never has both service and username (that set is a generic
-            // password's shape), so a search naming both cannot match one: skip the query for
-            // them, which no index serves (a scan of every generic password).
-            if genericFilters.count < 2 {
-                consider(try find(skipped: &skipped, .genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
-            }
+            consider(try find(skipped: &skipped, .genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
         }
         // Internet passwords hold only the network schema's attributes.
         if let filters = Self.internetFilters(attributes) { consider(try find(skipped: &skipped, .internetPassword, filters)) }
@@ -115,6 +126,7 @@ package final class KeychainCollection: SecretCollection {
     }
 
     package func secret(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretValue {
+        if grant == nil, let kept = prefetch.take(id: id, current: { try? file.changeStamp() }) { return kept }
         let item = try stored(id: id, withSecret: true, grant: grant)
         return SecretValue(bytes: item.secret ?? Data(), contentType: StoredAttributes(item.attributes[AttributeName.generic])?.contentType ?? "text/plain")
     }
@@ -224,7 +236,10 @@ package final class KeychainCollection: SecretCollection {
 
     // MARK: Lock
 
-    package func lock() throws(SecretCollectionError) { file.lock() }
+    package func lock() throws(SecretCollectionError) {
+        prefetch.forget()
+        file.lock()
+    }
 
     package func unlock(password: String) throws(SecretCollectionError) {
         do { try file.unlock(password: password) } catch { throw Self.translate(error) }
@@ -236,14 +251,20 @@ package final class KeychainCollection: SecretCollection {
     private static func skip(_ accessControl: Data?) -> AuthorizationOutcome { .skip }
 
     private func find(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
+        var stamp: KeychainChangeStamp?
+        return try find(skipped: &skipped, itemClass, filters, includeSecrets: false, stamp: &stamp)
+    }
+
+    private func find(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue], includeSecrets: Bool,
+                      stamp: inout KeychainChangeStamp?) throws(SecretCollectionError) -> [StoredItem] {
         var passedOver = 0
         defer { skipped += passedOver }
         do {
             return try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity, limit: nil,
-                                 includeSecrets: false, authorize: { _ in
+                                 includeSecrets: includeSecrets, authorize: { _ in
                                      passedOver += 1
                                      return .skip
-                                 })
+                                 }, stamp: &stamp)
         } catch where error.status == SecStatus.itemNotFound {
             return []
         } catch {
@@ -312,14 +333,19 @@ package final class KeychainCollection: SecretCollection {
 
     static func hex(_ bytes: Data) -> String {
         // Byte by byte through a table: String(format:) per byte was 6% of a lookup's time.
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(bytes.count * 2)
-        for byte in bytes {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+        // Through the raw bytes: Data's own iterator costs a call per byte.
+        let digits: StaticString = "0123456789abcdef"
+        return bytes.withUnsafeBytes { raw in
+            String(unsafeUninitializedCapacity: raw.count * 2) { text in
+                digits.withUTF8Buffer { digits in
+                    for (index, byte) in raw.enumerated() {
+                        text[2 * index] = digits[Int(byte >> 4)]
+                        text[2 * index + 1] = digits[Int(byte & 0x0f)]
+                    }
+                }
+                return raw.count * 2
+            }
         }
-        return String(decoding: text, as: UTF8.self)
     }
 
     static func parse(_ id: String) throws(SecretCollectionError) -> (ItemClass, Data) {
@@ -343,8 +369,13 @@ package final class KeychainCollection: SecretCollection {
 
     /// What the Secret Service shows of a keychain item.
     static func record(of item: StoredItem) -> SecretItemRecord {
+        record(of: item, stored: StoredAttributes(item.attributes[AttributeName.generic]))
+    }
+
+    /// ``record(of:)`` with the item's stored attribute record already read.
+    static func record(of item: StoredItem, stored: StoredAttributes?) -> SecretItemRecord {
         let attributes: [String: String]
-        if let stored = StoredAttributes(item.attributes[AttributeName.generic]) {
+        if let stored {
             attributes = stored.attributes
         } else if item.itemClass == .internetPassword {
             attributes = NetworkFields.attributes(of: item.attributes)

@@ -169,8 +169,14 @@ package struct StoredAttributes: Codable, Equatable, Sendable {
 
     package init?(_ value: AttributeValue?) {
         guard let data = value?.dataValue ?? value?.stringValue.map({ Data($0.utf8) }),
-              data.starts(with: Self.marker),
-              let decoded = try? JSONDecoder().decode(StoredAttributes.self, from: data.dropFirst(Self.marker.count)) else { return nil }
+              data.starts(with: Self.marker) else { return nil }
+        let json = data.dropFirst(Self.marker.count)
+        // The reader knows the shape `encoded` writes; JSONDecoder stays the judge of anything else.
+        if let read = StoredAttributesReader.read(json) {
+            self = read
+            return
+        }
+        guard let decoded = try? JSONDecoder().decode(StoredAttributes.self, from: json) else { return nil }
         self = decoded
     }
 

@@ -107,9 +107,28 @@ extension KeychainFile {
     /// `authorize` such items fail the call with `errSecInteractionNotAllowed`.
     package func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool,
                      authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> [StoredItem] {
+        var stamp: KeychainChangeStamp?
+        return try find(query, identity: identity, limit: limit, includeSecrets: includeSecrets, authorize: authorize,
+                        stamp: &stamp, recordingStamp: false)
+    }
+
+    /// ``find(_:identity:limit:includeSecrets:authorize:)``, also giving the file's
+    /// ``KeychainChangeStamp`` as it was when the items were read (taken under the same lock, so
+    /// any later change moves the stamp).
+    package func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool,
+                     authorize: ItemAuthorizer? = nil, stamp: inout KeychainChangeStamp?) throws(KeychainStoreError) -> [StoredItem] {
+        try find(query, identity: identity, limit: limit, includeSecrets: includeSecrets, authorize: authorize,
+                 stamp: &stamp, recordingStamp: true)
+    }
+
+    private func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool, authorize: ItemAuthorizer?,
+                      stamp: inout KeychainChangeStamp?, recordingStamp: Bool) throws(KeychainStoreError) -> [StoredItem] {
+        var taken: KeychainChangeStamp?
         var rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
-            try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets)
+            if recordingStamp { taken = state.changeStamp }
+            return try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets)
         }
+        stamp = taken
         var skipped = 0
         rows = try KeychainFile.authorized(rows, table: ItemTable(query.itemClass), authorize: authorize, skipped: &skipped)
         if skipped > 0, let limit, rows.count < limit {

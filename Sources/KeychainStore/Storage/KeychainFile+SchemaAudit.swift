@@ -62,8 +62,11 @@ extension KeychainFile {
         if object.type == "table" && ExpectedSchema.isSQLiteOwnTable(object.name) { return nil }
 
         if let own = expected[object.name] {
+            // Byte-equal statements (the usual case: SQLite recorded the same SQL) are equal once
+            // normalised too, and spare the normalising, which was a fifth of a keychainctl call.
             let matches = own.type == object.type && own.table == object.table
-                && ExpectedSchema.normalised(own.sql, name: own.name) == ExpectedSchema.normalised(object.sql, name: object.name)
+                && (own.sql == object.sql
+                    || ExpectedSchema.normalised(own.sql, name: own.name) == ExpectedSchema.normalised(object.sql, name: object.name))
             if matches { return nil }
             guard version < ExpectedSchema.itemLayoutSince, !alwaysCompared(object) else { return altered }
         } else if version >= ExpectedSchema.itemLayoutSince {
