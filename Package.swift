@@ -73,6 +73,9 @@ let package = Package(
             dependencies: [
                 "KeychainAuthentication",
                 .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                // SecKey's cryptography (on Apple platforms the Security framework has its own).
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
             ],
             swiftSettings: strict + useSystemFrameworks
         ),
