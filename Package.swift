@@ -98,7 +98,8 @@ let package = Package(
         .target(name: "KeychainDBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
             name: "KeychainKit",
-            dependencies: ["KeychainServices", "KeychainAuthentication"],
+            // Crypto: KeychainKey hands out CryptoKit-compatible key and signature types.
+            dependencies: ["KeychainServices", "KeychainAuthentication", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .executableTarget(
@@ -108,6 +109,9 @@ let package = Package(
                 "KeychainStore",
                 "CKeychainSystem",
                 "KeychainSecretService",  // import --from gnome-keyring
+                // export-key / import-key: PEM and DER key files.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict
