@@ -98,8 +98,7 @@ let package = Package(
         .target(name: "KeychainDBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
             name: "KeychainKit",
-            // Crypto: KeychainKey hands out CryptoKit-compatible key and signature types.
-            dependencies: ["KeychainServices", "KeychainAuthentication", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["KeychainServices", "KeychainAuthentication"],
             swiftSettings: strict
         ),
         .executableTarget(

@@ -1,4 +1,3 @@
-public import Crypto
 public import Foundation
 public import KeychainServices
 
@@ -10,8 +9,13 @@ public import KeychainServices
 /// let key = try KeychainKey.generate(.p256, tag: "com.example.signing")
 /// let signature = try key.sign(Data("hello".utf8))
 /// let later = try KeychainKey.find(tag: "com.example.signing")      // the same key
-/// try later?.publicKey.verify(signature, for: Data("hello".utf8))    // CryptoKit's P256 type
+/// later?.isValidSignature(signature, for: Data("hello".utf8))        // true
 /// ```
+///
+/// The bytes are CryptoKit's formats: ``publicKeyData()`` is what
+/// `P256.Signing.PublicKey(x963Representation:)` reads, and the default EC signature is what
+/// `P256.Signing.ECDSASignature(derRepresentation:)` reads, so keys and signatures pass between
+/// this type and CryptoKit (or swift-crypto) unchanged. KeychainKit itself imports neither.
 ///
 /// The private key's material stays in the keychain; this value holds the `SecKey` the keychain
 /// returned, so a key whose access control says `.privateKeyUsage` asks for authentication when
@@ -108,11 +112,6 @@ public struct KeychainKey: @unchecked Sendable {
         return data as Data
     }
 
-    /// The public key as CryptoKit's (swift-crypto's) P-256 type, for a P-256 key.
-    public var publicKey: P256.Signing.PublicKey {
-        get throws { try P256.Signing.PublicKey(x963Representation: publicKeyData()) }
-    }
-
     /// The default signature algorithm: ECDSA over SHA-256 (DER, as CryptoKit's
     /// `derRepresentation`), or RSA-PSS over SHA-256.
     public var defaultSignatureAlgorithm: SecKeyAlgorithm {
@@ -132,11 +131,6 @@ public struct KeychainKey: @unchecked Sendable {
             throw Self.failure(error, .read)
         }
         return signature as Data
-    }
-
-    /// Signs `data` and returns CryptoKit's signature type, for a P-256 key.
-    public func signature(for data: Data) throws -> P256.Signing.ECDSASignature {
-        try P256.Signing.ECDSASignature(derRepresentation: sign(data, algorithm: .ecdsaSignatureMessageX962SHA256))
     }
 
     /// Whether `signature` is this key's over `data`.

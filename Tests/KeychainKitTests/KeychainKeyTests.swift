@@ -15,8 +15,8 @@ struct KeychainKeyTests {
             #expect(found.secKey == key.secKey)
             let message = Data("hello".utf8)
             // Signed through the keychain's key, checked by swift-crypto alone.
-            let signature = try found.signature(for: message)
-            #expect(try key.publicKey.isValidSignature(signature, for: message))
+            let signature = try P256.Signing.ECDSASignature(derRepresentation: found.sign(message))
+            #expect(try P256.Signing.PublicKey(x963Representation: key.publicKeyData()).isValidSignature(signature, for: message))
             #expect(found.isValidSignature(try found.sign(message), for: message))
             #expect(!found.isValidSignature(try found.sign(message), for: Data("other".utf8)))
             let ciphertext = try key.encrypt(Data(repeating: 9, count: 500))
