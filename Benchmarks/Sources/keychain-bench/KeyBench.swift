@@ -17,6 +17,10 @@ enum KeyBench {
         var swiftcrypto_sign_only: LatencySummary
         var create_permanent_p256: LatencySummary
         var password_add: LatencySummary
+        /// One SecItemAdd of an existing key by kSecValueRef (one of the two adds a permanent key makes).
+        var key_item_add: LatencySummary
+        /// SecKeyCreateRandomKey of a P-256 key that is not stored.
+        var create_transient_p256: LatencySummary
         var create_ratio: Double
     }
 
@@ -42,7 +46,7 @@ enum KeyBench {
         let cryptoKey = try P256.Signing.PrivateKey(x963Representation: external)
 
         var secKeySamples: [UInt64] = [], swiftCryptoSamples: [UInt64] = [], heldSamples: [UInt64] = [], rawSamples: [UInt64] = []
-        var createSamples: [UInt64] = [], addSamples: [UInt64] = []
+        var createSamples: [UInt64] = [], addSamples: [UInt64] = [], keyAddSamples: [UInt64] = [], transientSamples: [UInt64] = []
         let perRound = max(1, operations / rounds)
         for round in 0..<rounds {
             for _ in 0..<perRound {
@@ -81,6 +85,15 @@ enum KeyBench {
                                       kSecAttrAccount as String: "\(round).\(i)",
                                       kSecValueData as String: Data(repeating: 1, count: 32)] as CFDictionary, nil), "SecItemAdd")
                 addSamples.append(nowNanoseconds() - start)
+
+                start = nowNanoseconds()
+                try Self.check(SecItemAdd([kSecValueRef as String: key, kSecAttrApplicationTag as String: Data("item.\(round).\(i)".utf8)] as CFDictionary, nil), "SecItemAdd")
+                keyAddSamples.append(nowNanoseconds() - start)
+
+                start = nowNanoseconds()
+                guard SecKeyCreateRandomKey([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits as String: 256] as CFDictionary, nil) != nil
+                else { throw BenchFailure("SecKeyCreateRandomKey failed") }
+                transientSamples.append(nowNanoseconds() - start)
             }
         }
         let secKey = LatencySummary(nanoseconds: secKeySamples), swiftCrypto = LatencySummary(nanoseconds: swiftCryptoSamples)
@@ -90,6 +103,7 @@ enum KeyBench {
                       seckey_sign_held_key: LatencySummary(nanoseconds: heldSamples),
                       swiftcrypto_sign_only: LatencySummary(nanoseconds: rawSamples),
                       create_permanent_p256: create, password_add: add,
+                      key_item_add: LatencySummary(nanoseconds: keyAddSamples), create_transient_p256: LatencySummary(nanoseconds: transientSamples),
                       create_ratio: ((create.median_us / add.median_us) * 100).rounded() / 100)
     }
 }
