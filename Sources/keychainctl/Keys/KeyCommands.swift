@@ -81,7 +81,7 @@ struct ImportKey: ParsableCommand {
         discussion: """
             Reads an EC (P-256, P-384, P-521) or RSA key in PKCS#8, PKCS#1, SEC1 or \
             SubjectPublicKeyInfo form and stores it as a key item labelled -l and tagged -g. The \
-            same key already stored exits 25 (errSecDuplicateItem).
+            same key already stored exits 45 (errSecDuplicateItem).
             """)
 
     @Argument(help: ArgumentHelp("The key file.", valueName: "file"))
