@@ -73,6 +73,9 @@ let package = Package(
             dependencies: [
                 "KeychainAuthentication",
                 .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                // SecKey's cryptography (on Apple platforms the Security framework has its own).
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
             ],
             swiftSettings: strict + useSystemFrameworks
         ),
@@ -105,6 +108,9 @@ let package = Package(
                 "KeychainStore",
                 "CKeychainSystem",
                 "KeychainSecretService",  // import --from gnome-keyring
+                // export-key / import-key: PEM and DER key files.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

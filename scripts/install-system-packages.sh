@@ -25,11 +25,14 @@
 #   tpm2-tools, swtpm, swtpm-tools  `seal-keychain --with tpm2` runs tpm2-tools; its tests start the
 #                                software TPM swtpm
 #   dpkg-dev                     dpkg-shlibdeps and dpkg-architecture, for scripts/build-deb.sh
+#   openssl, python3-cryptography  independent implementations SecKey's signatures, OAEP and ECIES
+#                                are checked against (SecKeyInteropTests)
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
-          systemd tpm2-tools swtpm swtpm-tools dpkg-dev)
+          systemd tpm2-tools swtpm swtpm-tools dpkg-dev
+          openssl python3-cryptography)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -36,7 +36,7 @@ export SWIFT_BACKTRACE="enable=no"
 # KeychainSecretServiceTests). A whole run with the keychaind suites included passed under
 # ThreadSanitizer when they were added (706 tests). The machine-unlock suites (keychainctl with
 # systemd-creds and swtpm) are CLI tests too and stay in the plain run.
-skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests'
+skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests|SecKeyInteropTests'
 
 status=0
 for sanitizer in "${sanitizers[@]}"; do
