@@ -38,6 +38,8 @@ public typealias CFIndex = Int
 public typealias CFTypeID = UInt
 /// Bit flags, as CoreFoundation spells them.
 public typealias CFOptionFlags = UInt
+/// Seconds since 2001-01-01 00:00:00 UTC, as CoreFoundation counts time.
+public typealias CFAbsoluteTime = Double
 /// A status code: zero for success, a negative `errSec*` value for a failure.
 public typealias OSStatus = Int32
 
@@ -81,6 +83,7 @@ public func CFGetTypeID(_ object: CFTypeRef?) -> CFTypeID {
     case is NSDate, is Date: return TypeIdentifier.date.rawValue
     case is NSNull: return TypeIdentifier.null.rawValue
     case is NSError: return TypeIdentifier.error.rawValue
+    case let object as any SecurityTypeIdentified: return type(of: object).typeIdentifier.rawValue
     default: return TypeIdentifier.other.rawValue
     }
 }
