@@ -75,11 +75,13 @@ enum TrustEvaluator {
     }
 
     /// Runs async work to completion from synchronous code (SecTrust's API is synchronous). The
-    /// work runs in a detached task, so the caller's thread only waits.
+    /// work runs on a thread of its own (a task executor over a dispatch queue), never on Swift's
+    /// cooperative pool: a caller blocking a pool thread while the work waited for one would
+    /// deadlock once every pool thread was blocked so (two, on a two-core machine).
     private static func blocking<T: Sendable>(_ body: @escaping @Sendable () async -> T) -> T {
         let done = DispatchSemaphore(value: 0)
         let box = ResultBox<T>()
-        Task.detached {
+        Task(executorPreference: executor) {
             box.value = await body()
             done.signal()
         }
@@ -87,9 +89,22 @@ enum TrustEvaluator {
         return box.value!
     }
 
+    private static let executor = QueueTaskExecutor()
+
     private final class ResultBox<T>: @unchecked Sendable {
         // Written once by the task before it signals, read after the wait: the semaphore orders them.
         var value: T?
+    }
+}
+
+/// A task executor whose jobs run on a dispatch queue's threads.
+private final class QueueTaskExecutor: TaskExecutor {
+    private let queue = DispatchQueue(label: "swift-keychain.trust-evaluation", attributes: .concurrent)
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        let executor = asUnownedTaskExecutor()
+        queue.async { job.runSynchronously(on: executor) }
     }
 }
 
