@@ -75,9 +75,10 @@ let package = Package(
             dependencies: [
                 "KeychainAuthentication",
                 .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
-                // SecCertificate, SecTrust and SecPKCS12Import on Linux (docs/certificates.md).
+                // SecCertificate, SecTrust and SecPKCS12Import on Linux (docs/keys-and-certificates.md).
                 .product(name: "X509", package: "swift-certificates", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                // SecKey's cryptography (on Apple platforms the Security framework has its own).
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
                 .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
             ],
@@ -112,6 +113,9 @@ let package = Package(
                 "KeychainStore",
                 "CKeychainSystem",
                 "KeychainSecretService",  // import --from gnome-keyring
+                // export-key / import-key: PEM and DER key files.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: strict

@@ -9,6 +9,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "swift-keychain", path: ".."),
+        // swift-crypto's own P-256 sign, the baseline of the SecKey benchmark (KeyBench.swift).
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
     ],
     targets: [
         // Our own view of the system SQLite, for the raw-SQLite floor (the root's CSQLite is a
@@ -20,6 +22,7 @@ let package = Package(
                 "CSQLiteBench",
                 .product(name: "KeychainServices", package: "swift-keychain"),
                 .product(name: "KeychainStore", package: "swift-keychain"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: [
                 .enableUpcomingFeature("ExistentialAny"),

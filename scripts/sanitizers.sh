@@ -34,7 +34,7 @@ export SWIFT_BACKTRACE="enable=no"
 # its session crypto run under both sanitizers in process (KeychainDBusTests,
 # KeychainSecretServiceTests). A whole run with the keychaind suites included passed under
 # ThreadSanitizer when they were added (706 tests).
-skipped_under_sanitizers='CLI[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests'
+skipped_under_sanitizers='CLI[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|SecKeyInteropTests'
 
 status=0
 for sanitizer in "${sanitizers[@]}"; do

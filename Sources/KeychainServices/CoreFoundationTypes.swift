@@ -83,7 +83,7 @@ public func CFGetTypeID(_ object: CFTypeRef?) -> CFTypeID {
     case is NSDate, is Date: return TypeIdentifier.date.rawValue
     case is NSNull: return TypeIdentifier.null.rawValue
     case is NSError: return TypeIdentifier.error.rawValue
-    case let object as any SecurityTypeIdentified: return type(of: object).typeIdentifier.rawValue
+    case let object as any SecurityObject: return type(of: object).securityTypeID.rawValue
     default: return TypeIdentifier.other.rawValue
     }
 }

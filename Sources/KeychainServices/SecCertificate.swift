@@ -5,7 +5,8 @@ import X509
 /// An X.509 certificate, as Security's `SecCertificateRef`: immutable, made from DER, equal to
 /// another certificate with the same bytes. Usable as `kSecValueRef` and returned by
 /// `kSecReturnRef` for certificate items.
-public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
+public final class SecCertificate: NSObject, @unchecked Sendable {
+    // Immutable after init: @unchecked only because NSObject is not Sendable.
     /// The DER the certificate was made from.
     let der: Data
     /// swift-certificates' reading of it (validity, extensions, signature checks).
@@ -20,19 +21,26 @@ public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
         self.der = der
         self.parsed = parsed
         self.fields = fields
+        super.init()
     }
 
     init(parsed: Certificate, der: Data, fields: CertificateFields) {
         self.der = der
         self.parsed = parsed
         self.fields = fields
+        super.init()
     }
 
-    public static func == (lhs: SecCertificate, rhs: SecCertificate) -> Bool { lhs.der == rhs.der }
-    public func hash(into hasher: inout Hasher) { hasher.combine(der) }
+    /// Certificates are equal when their bytes are (`SecCertificateEqual`).
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? SecCertificate else { return false }
+        return other === self || other.der == der
+    }
+
+    public override var hash: Int { der.hashValue }
 
     /// The subject summary, as Security describes certificates in logs.
-    public var description: String {
+    public override var description: String {
         "<cert(\(ObjectIdentifier(self).hashValue)) s: \(subjectSummary ?? "") i: \(parsed.issuer)>"
     }
 
@@ -81,7 +89,11 @@ public final class SecCertificate: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The type identifier of certificates.
-public func SecCertificateGetTypeID() -> CFTypeID { SecurityTypeIdentifier.certificate.rawValue }
+public func SecCertificateGetTypeID() -> CFTypeID { SecurityTypeID.certificate.rawValue }
+
+extension SecCertificate: SecurityObject {
+    static var securityTypeID: SecurityTypeID { .certificate }
+}
 
 /// Makes a certificate from its DER encoding, or returns nil when the bytes are not one.
 ///

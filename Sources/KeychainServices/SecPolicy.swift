@@ -16,7 +16,8 @@ nonisolated(unsafe) public let kSecPolicyClient: CFString = "SecPolicyClient"
 /// What a trust evaluation checks, as Security's `SecPolicyRef`. Only the two policies pinning
 /// and TLS code uses are provided: basic X.509 and TLS (docs/certificates.md says what Apple's
 /// policies check that these do not).
-public final class SecPolicy: Hashable, Sendable, CustomStringConvertible {
+public final class SecPolicy: NSObject, @unchecked Sendable {
+    // Immutable: @unchecked only because NSObject is not Sendable.
     enum Kind: Hashable, Sendable {
         case basicX509
         /// `server`: the certificate is a server's (needs the serverAuth usage if it lists
@@ -26,12 +27,16 @@ public final class SecPolicy: Hashable, Sendable, CustomStringConvertible {
 
     let kind: Kind
 
-    init(_ kind: Kind) { self.kind = kind }
+    init(_ kind: Kind) {
+        self.kind = kind
+        super.init()
+    }
 
-    public static func == (lhs: SecPolicy, rhs: SecPolicy) -> Bool { lhs.kind == rhs.kind }
-    public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
+    /// Policies are equal when they check the same things.
+    public override func isEqual(_ object: Any?) -> Bool { (object as? SecPolicy)?.kind == kind }
+    public override var hash: Int { kind.hashValue }
 
-    public var description: String {
+    public override var description: String {
         switch kind {
         case .basicX509: return "<SecPolicy: oid: \(kSecPolicyAppleX509Basic)>"
         case .ssl(let server, let hostname):
@@ -40,12 +45,12 @@ public final class SecPolicy: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-extension SecPolicy: SecurityTypeIdentified {
-    static var typeIdentifier: SecurityTypeIdentifier { .policy }
+extension SecPolicy: SecurityObject {
+    static var securityTypeID: SecurityTypeID { .policy }
 }
 
 /// The type identifier of policies.
-public func SecPolicyGetTypeID() -> CFTypeID { SecurityTypeIdentifier.policy.rawValue }
+public func SecPolicyGetTypeID() -> CFTypeID { SecurityTypeID.policy.rawValue }
 
 /// The basic X.509 policy.
 public func SecPolicyCreateBasicX509() -> SecPolicy { SecPolicy(.basicX509) }

@@ -83,12 +83,12 @@ extension SecCertificate {
     }
 }
 
-extension SecTrust: SecurityTypeIdentified {
-    static var typeIdentifier: SecurityTypeIdentifier { .trust }
+extension SecTrust: SecurityObject {
+    static var securityTypeID: SecurityTypeID { .trust }
 }
 
 /// The type identifier of trust objects.
-public func SecTrustGetTypeID() -> CFTypeID { SecurityTypeIdentifier.trust.rawValue }
+public func SecTrustGetTypeID() -> CFTypeID { SecurityTypeID.trust.rawValue }
 
 /// Reads a certificate, or an array of them, as the trust functions take them.
 private func certificateList(_ value: CFTypeRef?) -> [SecCertificate]? {

@@ -69,7 +69,8 @@ struct ParsedQuery {
     /// Search keys other than the limit (`m_*`).
     var matchKeys: [String: Any] = [:]
     var valueData: Data?
-    var hasValueRef = false
+    /// `kSecValueRef`: a key or certificate standing for the item.
+    var valueReference: (any KeychainItemReference)?
     var persistentReference: PersistentReference?
     var useItemList = false
     /// `kSecUseTombstones`: whether deletes (and key-changing updates) leave tombstones; nil

@@ -40,6 +40,7 @@ enum QueryParser {
         for (key, value) in entries {
             try apply(key, value, to: &query, operation: operation)
         }
+        try mergeReference(into: &query, operation: operation)
         if query.accessControl != nil && query.attributes[AttributeName.accessible] != nil { throw StatusError(errSecParam) }
         if query.attributes[AttributeName.sharingGroup] != nil && query.attributes[AttributeName.synchronizable]?.integerValue == 1 {
             throw StatusError(errSecParam)
@@ -96,6 +97,9 @@ enum QueryParser {
             if let reference = query.persistentReference, reference.classCode != name { throw StatusError(errSecNoSuchClass) }
         } else if let reference = query.persistentReference {
             code = reference.classCode
+        } else if let (_, raw) = entries.first(where: { $0.0 == "v_Ref" }), let reference = ItemReferences.reference(raw) {
+            // Security's client takes the class from the ref's attribute dictionary.
+            code = type(of: reference).storedClass.code
         } else {
             throw StatusError(errSecParam)
         }
@@ -139,9 +143,12 @@ enum QueryParser {
             case "v_PersistentRef":
                 break // read with the class
             case "v_Ref":
-                // Passwords have no reference type; keys and certificates are not implemented yet.
-                query.hasValueRef = true
-                throw StatusError(errSecParam)
+                // Only keys and certificates have reference types (SecItemAttributesPrepare in
+                // SecItem.m refuses anything else), and a ref of one class cannot stand for an
+                // item of another.
+                guard let reference = ItemReferences.reference(value),
+                      query.requestClass == .table(type(of: reference).storedClass) else { throw StatusError(errSecParam) }
+                query.valueReference = reference
             default:
                 throw StatusError(errSecParam)
             }
@@ -150,6 +157,18 @@ enum QueryParser {
         default:
             throw StatusError(errSecParam)
         }
+    }
+
+    /// `kSecValueRef`: the ref's attributes become the item's (SecItemAdd) or filters (the other
+    /// calls, only the attributes that identify the item), the caller's own values winning; an
+    /// added item's data is the ref's.
+    private static func mergeReference(into query: inout ParsedQuery, operation: Operation) throws(StatusError) {
+        guard let reference = query.valueReference else { return }
+        let referenceType = type(of: reference)
+        for (name, value) in reference.itemAttributes() where query.attributes[name] == nil {
+            if operation == .add || referenceType.queryAttributeNames.contains(name) { query.attributes[name] = value }
+        }
+        if operation == .add && query.valueData == nil { query.valueData = try reference.itemData() }
     }
 
     private static func parseLimit(_ value: Any) throws(StatusError) -> MatchLimit {
@@ -238,6 +257,12 @@ enum QueryParser {
             }
         default:
             break
+        }
+        // Security's client turns an issuer given as a whole DER Name into the normalised form
+        // stored for certificates (SecItemAttributesPrepare in SecItem.c).
+        var value = value
+        if name == "issr", let data = ValueConversion.data(value), let normalized = NameNormalizer.issuerQueryValue(data) {
+            value = normalized
         }
         guard let kind = attributeKind(name, in: query.requestClass) else {
             if case .table(.internetPassword) = query.requestClass, entitledInternetFields.contains(name) {

@@ -11,7 +11,9 @@ enum ResultShaper {
 
     /// The value for one item, or nil when there is none to give (data asked for alone on an
     /// item without data; a reference asked for alone on a password).
-    static func value(for item: StoredItem, query: ParsedQuery, forAdd: Bool) -> AnyObject? {
+    /// `references` lets keys and certificates be rebuilt as refs for `kSecReturnRef`; without it
+    /// no ref is made.
+    static func value(for item: StoredItem, query: ParsedQuery, forAdd: Bool, references: ReferenceContext? = nil) -> AnyObject? {
         // Matches Security: a reference asked for with any other return key turns the result
         // into a dictionary; asked for alone it is the reference itself, which a password
         // does not have (so nothing).
@@ -25,10 +27,14 @@ enum ResultShaper {
                 return forAdd ? NSData() : nil
             }
             if query.returnPersistentRef { return item.persistentReferenceData as NSData }
-            return nil // kSecReturnRef on a password: success with no object
+            // kSecReturnRef: the key or certificate; a password has none (success with no object).
+            return query.returnRef ? ItemReferences.reference(for: item, context: references) : nil
         }
         let dictionary = forAdd ? addAttributes(item, query: query) : searchAttributes(item)
-        if query.returnRef { dictionary["class"] = item.itemClass.code as NSString }
+        if query.returnRef {
+            dictionary["class"] = item.itemClass.code as NSString
+            if let reference = ItemReferences.reference(for: item, context: references) { dictionary["v_Ref"] = reference }
+        }
         if query.returnData, let secret = item.secret { dictionary["v_Data"] = secret as NSData }
         if query.returnPersistentRef { dictionary["v_PersistentRef"] = item.persistentReferenceData as NSData }
         return dictionary
@@ -65,14 +71,14 @@ enum ResultShaper {
 
     /// The result of CopyMatching for all matched items: one value when the limit is one,
     /// otherwise an array (even for one match; empty when nothing is asked to be returned).
-    static func searchResult(_ items: [StoredItem], query: ParsedQuery) -> AnyObject? {
+    static func searchResult(_ items: [StoredItem], query: ParsedQuery, references: ReferenceContext? = nil) -> AnyObject? {
         let limit = query.limit ?? .count(1)
         if limit.isOne {
-            return items.first.flatMap { value(for: $0, query: query, forAdd: false) }
+            return items.first.flatMap { value(for: $0, query: query, forAdd: false, references: references) }
         }
         let array = NSMutableArray(capacity: items.count)
         for item in items {
-            if let value = value(for: item, query: query, forAdd: false) { array.add(value) }
+            if let value = value(for: item, query: query, forAdd: false, references: references) { array.add(value) }
         }
         return array
     }

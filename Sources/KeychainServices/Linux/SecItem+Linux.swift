@@ -25,7 +25,8 @@ enum SecItemImplementation {
             if query.returnsAnything, let result {
                 var stored = item
                 if stored.secret == nil && query.valueData == nil { stored.secret = nil }
-                result.pointee = ResultShaper.value(for: stored, query: query, forAdd: true)
+                result.pointee = ResultShaper.value(for: stored, query: query, forAdd: true,
+                                                    references: ReferenceContext(file: context.file, query: query))
             }
         }
     }
@@ -46,18 +47,21 @@ enum SecItemImplementation {
             if limit == .count(0) { throw StatusError(errSecItemNotFound) }
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(errSecItemNotFound) }
             let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
+            let itemList = ItemListFilter(query.matchKeys["m_ItemList"])
+            let postFiltered = host != nil || itemList != nil
             try checkAuthenticationContext(query)
+            // A ref is rebuilt from the item's data (a key's material, a certificate's DER).
+            let wantsReference = query.returnRef && ItemReferences.type(for: itemClass) != nil
             var items = try context.file.find(query.itemQuery(itemClass), identity: context.identity,
-                                              limit: host == nil ? limit.maximum : nil,
-                                              includeSecrets: query.returnData,
+                                              limit: postFiltered ? nil : limit.maximum,
+                                              includeSecrets: query.returnData || wantsReference,
                                               authorize: ItemAuthentication(query: query, file: context.file).authorizer)
-            if let host {
-                items = items.filter { hostMatches($0.attributes[AttributeName.server], host) }
-                if let maximum = limit.maximum { items = Array(items.prefix(maximum)) }
-            }
+            if let host { items = items.filter { hostMatches($0.attributes[AttributeName.server], host) } }
+            if let itemList { items = items.filter(itemList.contains) }
+            if postFiltered, let maximum = limit.maximum { items = Array(items.prefix(maximum)) }
             guard !items.isEmpty else { throw StatusError(errSecItemNotFound) }
             if let result {
-                let value = ResultShaper.searchResult(items, query: query)
+                let value = ResultShaper.searchResult(items, query: query, references: ReferenceContext(file: context.file, query: query))
                 if !(limit.isOne && !query.returnsAnything) { result.pointee = value }
             }
         }

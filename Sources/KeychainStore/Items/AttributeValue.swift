@@ -76,7 +76,7 @@ extension AttributeValue {
     /// The bytes that decide equality for an attribute of `kind`: Apple compares blob and data
     /// attributes by the bytes of the value (so "a" equals <61>), strings by their text, numbers
     /// numerically and dates by their time.
-    func matchBytes(for kind: AttributeKind) -> [UInt8] {
+    package func matchBytes(for kind: AttributeKind) -> [UInt8] {
         switch kind {
         case .blob, .data, .sha1, .uuid:
             switch self {

@@ -107,21 +107,3 @@ final class OpenSSLFixtures: @unchecked Sendable {
         return data
     }
 }
-
-extension Data {
-    init?(hex: String) {
-        let digits = hex.filter(\.isHexDigit)
-        guard digits.count % 2 == 0 else { return nil }
-        var bytes: [UInt8] = []
-        var index = digits.startIndex
-        while index < digits.endIndex {
-            let next = digits.index(index, offsetBy: 2)
-            guard let byte = UInt8(digits[index..<next], radix: 16) else { return nil }
-            bytes.append(byte)
-            index = next
-        }
-        self.init(bytes)
-    }
-
-    var hex: String { map { String(format: "%02x", $0) }.joined() }
-}

@@ -3,32 +3,43 @@ import Crypto
 import Foundation
 import KeychainStore
 
-extension SecCertificate {
+extension SecCertificate: KeychainItemReference {
+    static var storedClass: ItemClass { .certificate }
+
+    /// What a certificate filters on as a query's `kSecValueRef`: every attribute of its
+    /// attribute dictionary (SecItem.c keeps them all for certificates).
+    static let queryAttributeNames: Set<String> = [
+        CertificateAttribute.type, CertificateAttribute.encoding, CertificateAttribute.subject, CertificateAttribute.issuer,
+        CertificateAttribute.serialNumber, CertificateAttribute.subjectKeyID, CertificateAttribute.publicKeyHash,
+    ]
+
     /// The item attributes a certificate stands for, as `SecCertificateCopyAttributeDictionary`
-    /// (`SecCertificate.c`) makes them when a certificate is added or searched by `kSecValueRef`:
-    /// the class, `ctyp` (X.509 version + 1, CSSM's certificate types), `cenc` (3, DER),
-    /// `subj` and `issr` (normalised names), `slnr` (serial number bytes), `skid` when the
-    /// certificate has one, `pkhh` (SHA-1 of the public key's bytes) and the DER as the item's data.
-    /// No label: Apple's client adds the subject summary as `labl` on add only
-    /// (``labelForAdd``).
-    var itemAttributes: [String: Any] {
-        var attributes: [String: Any] = [
-            "class": ItemClass.certificate.code,
-            CertificateAttribute.type: NSNumber(value: Int32(fields.version + 1)),
-            CertificateAttribute.encoding: NSNumber(value: Int32(3)),
-            CertificateAttribute.subject: fields.normalizedSubject,
-            CertificateAttribute.issuer: fields.normalizedIssuer,
-            CertificateAttribute.serialNumber: fields.serialNumber,
-            CertificateAttribute.publicKeyHash: publicKeyHash,
-            "v_Data": der,
+    /// (`SecCertificate.c`) makes them: `ctyp` (X.509 version + 1, CSSM's certificate types),
+    /// `cenc` (3, DER), `subj` and `issr` (normalised names), `slnr` (serial number bytes),
+    /// `skid` when the certificate has one, `pkhh` (SHA-1 of the public key's bytes). Plus the
+    /// label Apple's client gives a certificate added by reference without one
+    /// (`infer_cert_label` in `SecItem.c`): its subject summary. The label is not among the
+    /// query names, so it is only ever used on add.
+    func itemAttributes() -> [String: AttributeValue] {
+        var attributes: [String: AttributeValue] = [
+            CertificateAttribute.type: .integer(Int64(fields.version + 1)),
+            CertificateAttribute.encoding: .integer(3),
+            CertificateAttribute.subject: .data(fields.normalizedSubject),
+            CertificateAttribute.issuer: .data(fields.normalizedIssuer),
+            CertificateAttribute.serialNumber: .data(fields.serialNumber),
+            CertificateAttribute.publicKeyHash: .data(publicKeyHash),
         ]
-        if let skid = fields.subjectKeyID { attributes[CertificateAttribute.subjectKeyID] = skid }
+        if let skid = fields.subjectKeyID { attributes[CertificateAttribute.subjectKeyID] = .data(skid) }
+        if let label = subjectSummary { attributes[AttributeName.label] = .string(label) }
         return attributes
     }
 
-    /// The label Apple's `SecItemAdd` gives a certificate added by reference without one
-    /// (`infer_cert_label` in `SecItem.c`): its subject summary.
-    var labelForAdd: String? { subjectSummary }
+    /// A certificate item's data is its DER.
+    func itemData() throws(StatusError) -> Data { der }
+
+    static func reference(from item: StoredItem, context: ReferenceContext) -> AnyObject? {
+        item.secret.flatMap { SecCertificate(der: $0) }
+    }
 
     /// SHA-1 of the subjectPublicKey's bytes: the certificate's `pkhh`, equal to its private
     /// key's application label (`klbl`), which is how identities are formed.

@@ -1,0 +1,157 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Crypto
+import Foundation
+
+/// The hash an algorithm names.
+enum HashName: String, Sendable {
+    case sha1 = "SHA1", sha224 = "SHA224", sha256 = "SHA256", sha384 = "SHA384", sha512 = "SHA512"
+
+    var byteCount: Int {
+        switch self {
+        case .sha1: return 20
+        case .sha224: return 28
+        case .sha256: return 32
+        case .sha384: return 48
+        case .sha512: return 64
+        }
+    }
+
+    /// swift-crypto has no SHA-224, so nothing that hashes with it can be computed here.
+    var isAvailable: Bool { self != .sha224 }
+
+    func hash(_ data: Data) -> Data {
+        switch self {
+        case .sha1: return Data(Insecure.SHA1.hash(data: data))
+        case .sha256: return Data(SHA256.hash(data: data))
+        case .sha384: return Data(SHA384.hash(data: data))
+        case .sha512: return Data(SHA512.hash(data: data))
+        case .sha224: return Data() // never reached: callers check isAvailable first
+        }
+    }
+}
+
+/// What signature input an algorithm takes: the message (hashed here with the named hash) or a
+/// digest the caller computed (of the named hash's length, or any length when none is named).
+enum SignatureInput: Equatable {
+    case message(HashName)
+    case digest(HashName?)
+}
+
+/// An algorithm name taken apart (the grammar of the `algid:` strings in Security's
+/// SecKeyAdaptors.m and SecItemConstants).
+enum AlgorithmName: Equatable {
+    /// ECDSA; `der` is X9.62 (a DER ECDSA-Sig-Value), otherwise RFC 4754 (r ‖ s).
+    case ecdsa(der: Bool, input: SignatureInput)
+    case rsaSignatureRaw
+    case rsaPKCS1v15(SignatureInput)
+    case rsaPSS(SignatureInput)
+    case rsaEncryptionRaw
+    case rsaEncryptionPKCS1
+    case rsaOAEP(HashName, aesGCM: Bool)
+    case ecies(cofactor: Bool, hash: HashName, variableIV: Bool)
+    case ecdh(cofactor: Bool, kdf: HashName?)
+    /// A name Security has that no key type here supports (EdDSA, post-quantum, legacy forms).
+    case other
+
+    init?(_ algorithm: SecKeyAlgorithm) {
+        let parts = algorithm.name.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 3, parts[0] == "algid" else { return nil }
+        let rest = Array(parts.dropFirst(3))
+        switch (parts[1], parts[2]) {
+        case ("sign", "ECDSA"):
+            guard let first = rest.first else { return nil }
+            if first == "RFC4754" && rest.count == 1 { self = .ecdsa(der: false, input: .digest(nil)); return }
+            guard let (kind, scheme) = Self.splitKind(first), scheme == "X962" || scheme == "RFC4754",
+                  let input = Self.input(kind, rest.dropFirst()) else { return nil }
+            self = .ecdsa(der: scheme == "X962", input: input)
+        case ("sign", "RSA"):
+            guard let first = rest.first else { return nil }
+            if first == "raw" && rest.count == 1 { self = .rsaSignatureRaw; return }
+            guard let (kind, scheme) = Self.splitKind(first) else { return nil }
+            switch scheme {
+            case "PKCS1v15":
+                guard let input = Self.input(kind, rest.dropFirst()) else { return nil }
+                self = .rsaPKCS1v15(input)
+            case "PSS":
+                // PSS names say the hash, the MGF1 hash and the salt length (the digest's).
+                guard rest.count == 4, let hash = HashName(rawValue: rest[1]), rest[2] == rest[1] else { return nil }
+                self = .rsaPSS(kind == "message" ? .message(hash) : .digest(hash))
+            default: return nil
+            }
+        case ("encrypt", "RSA"):
+            switch rest.first {
+            case "raw" where rest.count == 1: self = .rsaEncryptionRaw
+            case "PKCS1" where rest.count == 1: self = .rsaEncryptionPKCS1
+            case "OAEP":
+                guard rest.count >= 2, let hash = HashName(rawValue: rest[1]) else { return nil }
+                if rest.count == 2 { self = .rsaOAEP(hash, aesGCM: false) } else if rest.count == 3 && rest[2] == "AESGCM" {
+                    self = .rsaOAEP(hash, aesGCM: true)
+                } else { return nil }
+            default: return nil
+            }
+        case ("encrypt", "ECIES"):
+            guard rest.count == 4, rest[0] == "ECDH" || rest[0] == "ECDHC", rest[1] == "KDFX963",
+                  let hash = HashName(rawValue: rest[2]), rest[3] == "AESGCM" || rest[3] == "AESGCM-KDFIV" else { self = .other; return }
+            self = .ecies(cofactor: rest[0] == "ECDHC", hash: hash, variableIV: rest[3] == "AESGCM-KDFIV")
+        case ("keyexchange", "ECDH"), ("keyexchange", "ECDHC"):
+            let cofactor = parts[2] == "ECDHC"
+            if rest.isEmpty { self = .ecdh(cofactor: cofactor, kdf: nil); return }
+            guard rest.count == 2, rest[0] == "KDFX963", let hash = HashName(rawValue: rest[1]) else { return nil }
+            self = .ecdh(cofactor: cofactor, kdf: hash)
+        default:
+            self = .other
+        }
+    }
+
+    /// "digest-X962" → ("digest", "X962").
+    private static func splitKind(_ part: String) -> (String, String)? {
+        guard let dash = part.firstIndex(of: "-") else { return nil }
+        let kind = String(part[..<dash])
+        guard kind == "digest" || kind == "message" else { return nil }
+        return (kind, String(part[part.index(after: dash)...]))
+    }
+
+    private static func input(_ kind: String, _ rest: ArraySlice<String>) -> SignatureInput? {
+        if rest.isEmpty { return kind == "digest" ? .digest(nil) : nil }
+        guard rest.count == 1, let hash = HashName(rawValue: rest[rest.startIndex]) else { return nil }
+        return kind == "message" ? .message(hash) : .digest(hash)
+    }
+
+    /// The operations the algorithm is for.
+    var operations: Set<SecKeyOperationType> {
+        switch self {
+        case .ecdsa, .rsaSignatureRaw, .rsaPKCS1v15, .rsaPSS: return [.sign, .verify]
+        case .rsaEncryptionRaw, .rsaEncryptionPKCS1, .rsaOAEP, .ecies: return [.encrypt, .decrypt]
+        case .ecdh: return [.keyExchange]
+        case .other: return []
+        }
+    }
+
+    /// Whether the algorithm is for this kind of key.
+    func fits(isRSA: Bool) -> Bool {
+        switch self {
+        case .ecdsa, .ecies, .ecdh: return !isRSA
+        case .rsaSignatureRaw, .rsaPKCS1v15, .rsaPSS, .rsaEncryptionRaw, .rsaEncryptionPKCS1, .rsaOAEP: return isRSA
+        case .other: return false
+        }
+    }
+
+    /// Why this platform cannot compute the algorithm, when it cannot (nil: it can). These are
+    /// the gaps of swift-crypto, listed in docs/keys-and-certificates.md.
+    var missingPrimitive: String? {
+        switch self {
+        case .ecdsa(_, .message(let hash)), .rsaPKCS1v15(.message(let hash)), .rsaPSS(.message(let hash)),
+             .ecies(_, let hash, _), .ecdh(_, .some(let hash)):
+            return hash.isAvailable ? nil : "SHA-224 is not available (swift-crypto has no SHA-224)"
+        case .rsaOAEP(let hash, _):
+            return hash == .sha1 || hash == .sha256 ? nil : "RSA-OAEP with \(hash.rawValue) is not available (swift-crypto has OAEP with SHA-1 and SHA-256 only)"
+        case .rsaPKCS1v15(.digest), .rsaPSS(.digest):
+            return "RSA signatures over a caller's digest are not available (swift-crypto signs only its own digest types)"
+        case .rsaSignatureRaw, .rsaEncryptionRaw:
+            return "raw RSA is not available (swift-crypto has no unpadded RSA operation)"
+        default:
+            return nil
+        }
+    }
+}
+#endif

@@ -1,0 +1,42 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Foundation
+
+/// A SecKey call's failure: the status that goes into the CFError, and a reason in our words
+/// (never key material).
+struct KeyError: Error {
+    let status: OSStatus
+    let reason: String
+
+    init(_ status: OSStatus, _ reason: String) {
+        self.status = status
+        self.reason = reason
+    }
+
+    static func parameter(_ reason: String) -> KeyError { KeyError(errSecParam, reason) }
+    static func unimplemented(_ reason: String) -> KeyError { KeyError(errSecUnimplemented, reason) }
+    /// Security's answer when a key cannot do what the algorithm names (SecKey.m's
+    /// "algorithm not supported by the key").
+    static func unsupported(_ algorithm: SecKeyAlgorithm) -> KeyError {
+        KeyError(errSecParam, "\(algorithm.name) is not supported by this key")
+    }
+}
+
+/// How the public SecKey functions report: a value, or nil with the error in Apple's form, a
+/// CFError of domain NSOSStatusErrorDomain whose code is the status, handed over retained (the
+/// caller takes it with `takeRetainedValue()`).
+enum KeyCalls {
+    static func run<Value>(_ error: UnsafeMutablePointer<Unmanaged<CFError>?>?, _ body: () throws(KeyError) -> Value) -> Value? {
+        do {
+            return try body()
+        } catch let failure {
+            error?.pointee = Unmanaged.passRetained(cfError(failure))
+            return nil
+        }
+    }
+
+    static func cfError(_ failure: KeyError) -> CFError {
+        NSError(domain: "NSOSStatusErrorDomain", code: Int(failure.status),
+                userInfo: [NSLocalizedDescriptionKey: failure.reason])
+    }
+}
+#endif

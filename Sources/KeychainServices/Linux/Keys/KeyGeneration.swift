@@ -1,0 +1,103 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import _CryptoExtras
+import Foundation
+
+/// `SecKeyCreateRandomKey` and `SecKeyCreateWithData`, following SecKey.m, SecECKey.m and
+/// SecRSAKey.m.
+enum KeyGeneration {
+    static let ecType = 73
+    static let rsaType = 42
+    /// Key types Security knows and this platform has no implementation of (Ed25519, X25519,
+    /// Ed448, X448, Kyber, ML-KEM, ML-DSA, and the Secure Enclave's attestation keys).
+    static let knownUnavailableTypes: Set<Int> = [105, 106, 107, 108, 109, 110, 111, 2147483678, 2147483679, 2147483680]
+
+    static func createRandomKey(_ parameters: NSDictionary) throws(KeyError) -> SecKey {
+        let top = entries(parameters)
+        let type = try keyType(top["type"])
+        if (top["tkid"] as? String) == "com.apple.setoken" {
+            // The Secure Enclave makes P-256 keys only; there is none here (docs/keys-and-certificates.md).
+            guard type == ecType, integer(top["bsiz"]) == 256 else {
+                throw .parameter("the Secure Enclave makes only 256-bit EC keys")
+            }
+            throw .unimplemented("there is no Secure Enclave on this platform")
+        }
+        let material = try generate(type: type, size: top["bsiz"])
+        let key = SecKey(material: material)
+        // Each half's parameters: its sub-dictionary, then the top-level entries it lacks, without
+        // the generation keys (SecKeyCreateRandomKey in SecKey.m).
+        for (half, isPrivate) in [("private", true), ("public", false)] {
+            var effective = top
+            if let sub = top[half] as? NSDictionary { for (name, value) in entries(sub) { effective[name] = value } }
+            for name in ["type", "bsiz", "private", "public"] { effective[name] = nil }
+            guard let permanent = effective["perm"], ValueConversion.boolean(permanent) == true
+                    || (permanent as? NSNumber)?.intValue == 1 else { continue }
+            try store(isPrivate ? key : SecKey(material: material.publicMaterial), with: effective)
+        }
+        return key
+    }
+
+    /// Stores one half as Security does: `SecItemAdd` of the half's parameters with the key as
+    /// `kSecValueRef`. A failure (a duplicate, a refused access control) fails the whole call.
+    private static func store(_ key: SecKey, with parameters: [String: Any]) throws(KeyError) {
+        let dictionary = NSMutableDictionary()
+        for (name, value) in parameters { dictionary[name as NSString] = value }
+        dictionary["class"] = "keys" as NSString
+        dictionary["v_Ref"] = key
+        let status = SecItemImplementation.add(dictionary, nil)
+        guard status == errSecSuccess else { throw KeyError(status, "the key could not be stored in the keychain") }
+    }
+
+    static func generate(type: Int, size: Any?) throws(KeyError) -> KeyMaterial {
+        let bits = integer(size)
+        if type == ecType {
+            guard let bits, let curve = ECCurve(bits: bits) else {
+                if bits == 192 || bits == 224 { throw .unimplemented("P-192 and P-224 keys are not available (swift-crypto has no such curves)") }
+                throw KeyError(errSecKeySizeNotAllowed, "EC keys are 256, 384 or 521 bits")
+            }
+            return .ecPrivate(ECPrivateKey(generating: curve))
+        }
+        // RSA: Security allows 512 to 8192 bits; BoringSSL makes no key below 1024.
+        guard let bits, bits >= 512, bits <= 8192, bits % 8 == 0 else {
+            throw KeyError(errSecKeySizeNotAllowed, "RSA keys are 1024 to 8192 bits, a multiple of 8")
+        }
+        guard bits >= 1024 else { throw .unimplemented("RSA keys below 1024 bits are not available") }
+        do {
+            return .rsaPrivate(try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bits)))
+        } catch {
+            throw KeyError(errSecKeySizeNotAllowed, "an RSA key of \(bits) bits could not be generated")
+        }
+    }
+
+    static func createWithData(_ data: Data, _ attributes: NSDictionary) throws(KeyError) -> SecKey {
+        let values = entries(attributes)
+        let type = try keyType(values["type"])
+        guard let keyClass = integer(values["kcls"]), keyClass == 0 || keyClass == 1 else {
+            if integer(values["kcls"]) == 2 { throw .unimplemented("symmetric keys are not available as SecKey here") }
+            throw .parameter("kSecAttrKeyClass is missing or is not public or private")
+        }
+        return SecKey(material: try KeyMaterial(externalRepresentation: data, isRSA: type == rsaType, isPrivate: keyClass == 1))
+    }
+
+    /// `kSecAttrKeyType`: a number or a numeric string (Security's `getIntValue`).
+    private static func keyType(_ value: Any?) throws(KeyError) -> Int {
+        guard let type = integer(value) else { throw .parameter("kSecAttrKeyType is missing or not a key type") }
+        if type == ecType || type == rsaType { return type }
+        if knownUnavailableTypes.contains(type) { throw .unimplemented("keys of type \(type) are not available on this platform") }
+        throw .parameter("kSecAttrKeyType \(type) is not a key type")
+    }
+
+    /// A number, or a string holding one, as Security's `getIntValue` reads them.
+    static func integer(_ value: Any?) -> Int? {
+        guard let value else { return nil }
+        if let string = value as? String { return Int(string) }
+        if let number = value as? NSNumber, !number.isBooleanObject { return number.intValue }
+        return nil
+    }
+
+    private static func entries(_ dictionary: NSDictionary) -> [String: Any] {
+        var result: [String: Any] = [:]
+        for (key, value) in dictionary.entries { if let key = key as? String { result[key] = value } }
+        return result
+    }
+}
+#endif

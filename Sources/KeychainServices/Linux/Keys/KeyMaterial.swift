@@ -1,0 +1,224 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// The NIST prime curves a SecKey may be on (Apple's `kSecAttrKeyTypeECSECPrimeRandom`; P-192 and
+/// P-224, which Apple still reads, have no implementation in swift-crypto).
+enum ECCurve: Sendable, CaseIterable {
+    case p256, p384, p521
+
+    init?(bits: Int) {
+        switch bits {
+        case 256: self = .p256
+        case 384: self = .p384
+        case 521: self = .p521
+        default: return nil
+        }
+    }
+
+    var bits: Int {
+        switch self {
+        case .p256: return 256
+        case .p384: return 384
+        case .p521: return 521
+        }
+    }
+
+    /// Bytes of one coordinate or scalar.
+    var byteCount: Int { (bits + 7) / 8 }
+
+    /// The curve of an X9.63 public (`04 ‖ X ‖ Y`) or private (`04 ‖ X ‖ Y ‖ K`) representation,
+    /// from its length, as Security's `getCPForPublicSize`/`getCPForPrivateSize` do.
+    static func of(x963Length length: Int, isPrivate: Bool) -> ECCurve? {
+        allCases.first { 1 + $0.byteCount * (isPrivate ? 3 : 2) == length }
+    }
+}
+
+/// An EC private key on one of the curves.
+enum ECPrivateKey: Sendable {
+    case p256(P256.Signing.PrivateKey)
+    case p384(P384.Signing.PrivateKey)
+    case p521(P521.Signing.PrivateKey)
+
+    init(generating curve: ECCurve) {
+        switch curve {
+        case .p256: self = .p256(P256.Signing.PrivateKey())
+        case .p384: self = .p384(P384.Signing.PrivateKey())
+        case .p521: self = .p521(P521.Signing.PrivateKey())
+        }
+    }
+
+    init(x963 data: Data) throws(KeyError) {
+        guard let curve = ECCurve.of(x963Length: data.count, isPrivate: true), data.first == 4 else {
+            throw KeyError(errSecDecode, "the EC private key data is not an X9.63 key on P-256, P-384 or P-521")
+        }
+        do {
+            switch curve {
+            case .p256: self = .p256(try P256.Signing.PrivateKey(x963Representation: data))
+            case .p384: self = .p384(try P384.Signing.PrivateKey(x963Representation: data))
+            case .p521: self = .p521(try P521.Signing.PrivateKey(x963Representation: data))
+            }
+        } catch {
+            throw KeyError(errSecDecode, "the EC private key data is not a valid key")
+        }
+    }
+
+    var curve: ECCurve {
+        switch self {
+        case .p256: return .p256
+        case .p384: return .p384
+        case .p521: return .p521
+        }
+    }
+
+    var x963: Data {
+        switch self {
+        case .p256(let key): return key.x963Representation
+        case .p384(let key): return key.x963Representation
+        case .p521(let key): return key.x963Representation
+        }
+    }
+
+    /// The private scalar, big-endian, one coordinate long.
+    var scalar: Data {
+        switch self {
+        case .p256(let key): return key.rawRepresentation
+        case .p384(let key): return key.rawRepresentation
+        case .p521(let key): return key.rawRepresentation
+        }
+    }
+
+    var publicKey: ECPublicKey {
+        switch self {
+        case .p256(let key): return .p256(key.publicKey)
+        case .p384(let key): return .p384(key.publicKey)
+        case .p521(let key): return .p521(key.publicKey)
+        }
+    }
+}
+
+/// An EC public key on one of the curves.
+enum ECPublicKey: Sendable {
+    case p256(P256.Signing.PublicKey)
+    case p384(P384.Signing.PublicKey)
+    case p521(P521.Signing.PublicKey)
+
+    init(x963 data: Data) throws(KeyError) {
+        guard let curve = ECCurve.of(x963Length: data.count, isPrivate: false), data.first == 4 else {
+            throw KeyError(errSecDecode, "the EC public key data is not an uncompressed X9.63 point on P-256, P-384 or P-521")
+        }
+        do {
+            switch curve {
+            case .p256: self = .p256(try P256.Signing.PublicKey(x963Representation: data))
+            case .p384: self = .p384(try P384.Signing.PublicKey(x963Representation: data))
+            case .p521: self = .p521(try P521.Signing.PublicKey(x963Representation: data))
+            }
+        } catch {
+            throw KeyError(errSecDecode, "the EC public key data is not a point on its curve")
+        }
+    }
+
+    var curve: ECCurve {
+        switch self {
+        case .p256: return .p256
+        case .p384: return .p384
+        case .p521: return .p521
+        }
+    }
+
+    var x963: Data {
+        switch self {
+        case .p256(let key): return key.x963Representation
+        case .p384(let key): return key.x963Representation
+        case .p521(let key): return key.x963Representation
+        }
+    }
+}
+
+/// A key's material: which algorithm, which half.
+enum KeyMaterial: Sendable {
+    case ecPrivate(ECPrivateKey)
+    case ecPublic(ECPublicKey)
+    case rsaPrivate(_RSA.Signing.PrivateKey)
+    case rsaPublic(_RSA.Signing.PublicKey)
+
+    var isPrivate: Bool {
+        switch self {
+        case .ecPrivate, .rsaPrivate: return true
+        case .ecPublic, .rsaPublic: return false
+        }
+    }
+
+    var isRSA: Bool {
+        switch self {
+        case .rsaPrivate, .rsaPublic: return true
+        case .ecPrivate, .ecPublic: return false
+        }
+    }
+
+    /// The `kSecAttrKeyType` value: "42" for RSA, "73" for EC (Apple reports EC keys as
+    /// kSecAttrKeyTypeECSECPrimeRandom whichever name made them).
+    var keyType: Int { isRSA ? 42 : 73 }
+
+    var algorithmName: String { isRSA ? "RSA" : "EC" }
+
+    var sizeInBits: Int {
+        switch self {
+        case .ecPrivate(let key): return key.curve.bits
+        case .ecPublic(let key): return key.curve.bits
+        case .rsaPrivate(let key): return key.keySizeInBits
+        case .rsaPublic(let key): return key.keySizeInBits
+        }
+    }
+
+    /// `SecKeyGetBlockSize`: the modulus length for RSA; for EC the length of one field
+    /// element (`ccec_ctx_size` in Security's SecECKey.m).
+    var blockSize: Int { (sizeInBits + 7) / 8 }
+
+    var publicMaterial: KeyMaterial {
+        switch self {
+        case .ecPrivate(let key): return .ecPublic(key.publicKey)
+        case .rsaPrivate(let key): return .rsaPublic(key.publicKey)
+        case .ecPublic, .rsaPublic: return self
+        }
+    }
+
+    /// Apple's external representation: X9.63 for EC (`04 ‖ X ‖ Y`, then `K` for a private
+    /// key), PKCS#1 DER for RSA (RSAPrivateKey or RSAPublicKey).
+    var externalRepresentation: Data {
+        switch self {
+        case .ecPrivate(let key): return key.x963
+        case .ecPublic(let key): return key.x963
+        case .rsaPrivate(let key): return key.derRepresentation
+        case .rsaPublic(let key): return key.pkcs1DERRepresentation
+        }
+    }
+
+    /// The public key's bytes (X9.63 point, or PKCS#1 RSAPublicKey).
+    var publicKeyBytes: Data { publicMaterial.externalRepresentation }
+
+    /// `kSecAttrApplicationLabel`: the SHA-1 of the public key's bytes, as Security computes it
+    /// (`SecKeyCopyPublicKeyHash` in SecKey.m).
+    var applicationLabel: Data { Data(Insecure.SHA1.hash(data: publicKeyBytes)) }
+
+    /// Reads an external representation of the given type and class.
+    init(externalRepresentation data: Data, isRSA: Bool, isPrivate: Bool) throws(KeyError) {
+        if !isRSA {
+            self = isPrivate ? .ecPrivate(try ECPrivateKey(x963: data)) : .ecPublic(try ECPublicKey(x963: data))
+            return
+        }
+        do {
+            if isPrivate {
+                // PKCS#1 RSAPrivateKey; the unsafe initialiser admits the 1024-bit keys Apple reads.
+                let key = try _RSA.Signing.PrivateKey(unsafeDERRepresentation: data)
+                self = .rsaPrivate(key)
+            } else {
+                self = .rsaPublic(try _RSA.Signing.PublicKey(unsafeDERRepresentation: data))
+            }
+        } catch {
+            throw KeyError(errSecDecode, "the RSA key data is not a PKCS#1 \(isPrivate ? "RSAPrivateKey" : "RSAPublicKey")")
+        }
+    }
+}
+#endif

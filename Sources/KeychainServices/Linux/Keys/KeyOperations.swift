@@ -1,0 +1,100 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Foundation
+
+/// The SecKey operations, dispatched on the algorithm's name (Security's SecKeyAdaptors.m gives
+/// every algorithm an adaptor over a key's few primitive operations; here each family has its
+/// own file: ECOperations, RSAOperations, ECIES).
+enum KeyOperations {
+    static func sign(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ data: Data) throws(KeyError) -> Data {
+        let name = try checked(key.material, .sign, algorithm)
+        try key.usageGuard?.authorize()
+        switch (key.material, name) {
+        case (.ecPrivate(let ec), .ecdsa(let der, let input)):
+            return try ECOperations.sign(ec, der: der, input: input, data)
+        case (.rsaPrivate(let rsa), _):
+            return try RSAOperations.sign(rsa, name, data)
+        default:
+            throw .unsupported(algorithm)
+        }
+    }
+
+    static func verify(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ data: Data, _ signature: Data) throws(KeyError) {
+        let name = try checked(key.material, .verify, algorithm)
+        let valid: Bool
+        switch (key.material.publicMaterial, name) {
+        case (.ecPublic(let ec), .ecdsa(let der, let input)):
+            valid = try ECOperations.verify(ec, der: der, input: input, data, signature)
+        case (.rsaPublic(let rsa), _):
+            valid = try RSAOperations.verify(rsa, name, data, signature)
+        default:
+            throw .unsupported(algorithm)
+        }
+        // Security's answer to a signature that does not verify (SecECKey.m, SecRSAKey.m).
+        if !valid { throw KeyError(errSecVerifyFailed, "the signature does not verify") }
+    }
+
+    static func encrypt(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ data: Data) throws(KeyError) -> Data {
+        let name = try checked(key.material, .encrypt, algorithm)
+        switch (key.material.publicMaterial, name) {
+        case (.ecPublic(let ec), .ecies(_, let hash, let variableIV)):
+            return try ECIES.encrypt(data, to: ec, hash: hash, variableIV: variableIV)
+        case (.rsaPublic(let rsa), _):
+            return try RSAOperations.encrypt(rsa, name, data)
+        default:
+            throw .unsupported(algorithm)
+        }
+    }
+
+    static func decrypt(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ data: Data) throws(KeyError) -> Data {
+        let name = try checked(key.material, .decrypt, algorithm)
+        try key.usageGuard?.authorize()
+        switch (key.material, name) {
+        case (.ecPrivate(let ec), .ecies(_, let hash, let variableIV)):
+            return try ECIES.decrypt(data, with: ec, hash: hash, variableIV: variableIV)
+        case (.rsaPrivate(let rsa), _):
+            return try RSAOperations.decrypt(rsa, name, data)
+        default:
+            throw .unsupported(algorithm)
+        }
+    }
+
+    static func keyExchange(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey, _ parameters: NSDictionary) throws(KeyError) -> Data {
+        let name = try checked(key.material, .keyExchange, algorithm)
+        guard case .ecPrivate(let ours) = key.material, case .ecdh(_, let kdf) = name else { throw .unsupported(algorithm) }
+        guard case .ecPublic(let theirs) = publicKey.material.publicMaterial, theirs.curve == ours.curve else {
+            throw .parameter("the other party's key is not a public key on the same curve")
+        }
+        try key.usageGuard?.authorize()
+        let secret = try ECOperations.sharedSecret(ours, theirs)
+        guard let kdf else { return secret }
+        // Security's KDF adaptors require the requested size; the shared info is optional.
+        guard let size = (parameters["requestedSize"] as? NSNumber)?.intValue, size > 0 else {
+            throw .parameter("kSecKeyKeyExchangeParameterRequestedSize is missing or not a positive number")
+        }
+        let sharedInfo = parameters["sharedInfo"].flatMap(ValueConversion.data) ?? Data()
+        return X963KDF.derive(secret: secret, hash: kdf, sharedInfo: sharedInfo, byteCount: size)
+    }
+
+    static func isSupported(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
+        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA),
+              name.missingPrimitive == nil else { return false }
+        // Signing, decryption and key exchange need the private key; a private key can also
+        // verify and encrypt with its public half, as on Apple platforms.
+        switch operation {
+        case .sign, .decrypt, .keyExchange: return material.isPrivate
+        case .verify, .encrypt: return true
+        }
+    }
+
+    /// The algorithm taken apart, or Security's refusal: errSecParam when it does not fit the key
+    /// or the operation, errSecUnimplemented when it fits but swift-crypto lacks a primitive.
+    private static func checked(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws(KeyError) -> AlgorithmName {
+        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA) else {
+            throw .unsupported(algorithm)
+        }
+        if !material.isPrivate && [.sign, .decrypt, .keyExchange].contains(operation) { throw .unsupported(algorithm) }
+        if let missing = name.missingPrimitive { throw .unimplemented(missing) }
+        return name
+    }
+}
+#endif

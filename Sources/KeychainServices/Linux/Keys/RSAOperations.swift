@@ -1,0 +1,127 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Crypto
+import _CryptoExtras
+import Foundation
+
+/// RSA signatures and encryption with swift-crypto's `_RSA`. What it lacks (raw RSA, signatures
+/// over a caller's digest, OAEP with SHA-384/512) is refused before this is reached
+/// (``AlgorithmName/missingPrimitive``).
+enum RSAOperations {
+    static func sign(_ key: _RSA.Signing.PrivateKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
+        let (hash, padding) = try messageScheme(name)
+        do {
+            let signature: _RSA.Signing.RSASignature
+            switch hash {
+            case .sha1: signature = try key.signature(for: Insecure.SHA1.hash(data: data), padding: padding)
+            case .sha256: signature = try key.signature(for: SHA256.hash(data: data), padding: padding)
+            case .sha384: signature = try key.signature(for: SHA384.hash(data: data), padding: padding)
+            case .sha512: signature = try key.signature(for: SHA512.hash(data: data), padding: padding)
+            case .sha224: throw KeyError.unimplemented("SHA-224 is not available")
+            }
+            return signature.rawRepresentation
+        } catch let error as KeyError {
+            throw error
+        } catch {
+            throw KeyError(errSecParam, "RSA signing failed (the key may be too small for the padding)")
+        }
+    }
+
+    static func verify(_ key: _RSA.Signing.PublicKey, _ name: AlgorithmName, _ data: Data, _ signature: Data) throws(KeyError) -> Bool {
+        let (hash, padding) = try messageScheme(name)
+        let s = _RSA.Signing.RSASignature(rawRepresentation: signature)
+        switch hash {
+        case .sha1: return key.isValidSignature(s, for: Insecure.SHA1.hash(data: data), padding: padding)
+        case .sha256: return key.isValidSignature(s, for: SHA256.hash(data: data), padding: padding)
+        case .sha384: return key.isValidSignature(s, for: SHA384.hash(data: data), padding: padding)
+        case .sha512: return key.isValidSignature(s, for: SHA512.hash(data: data), padding: padding)
+        case .sha224: throw .unimplemented("SHA-224 is not available")
+        }
+    }
+
+    /// The message signature schemes swift-crypto computes. PSS's salt is as long as the digest,
+    /// which is what Apple's PSS algorithm names say.
+    private static func messageScheme(_ name: AlgorithmName) throws(KeyError) -> (HashName, _RSA.Signing.Padding) {
+        switch name {
+        case .rsaPKCS1v15(.message(let hash)): return (hash, .insecurePKCS1v1_5)
+        case .rsaPSS(.message(let hash)): return (hash, .PSS)
+        default: throw .unimplemented("this RSA signature algorithm is not available")
+        }
+    }
+
+    static func encrypt(_ key: _RSA.Signing.PublicKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
+        let publicKey = try encryptionKey(key)
+        switch name {
+        case .rsaOAEP(let hash, aesGCM: true):
+            // Apple's RSA-AES-GCM (SecKeyRSAAESGCMCopyEncryptedData in SecKeyAdaptors.m): a fresh
+            // AES key (16 bytes below 4096-bit keys, 32 from 4096), wrapped with OAEP, then
+            // AES-GCM with 16 zero IV bytes and the public key's PKCS#1 bytes as associated data.
+            let sessionKey = SymmetricKey(size: key.keySizeInBits >= 4096 ? .bits256 : .bits128)
+            let wrapped = try pad(publicKey, sessionKey.withUnsafeBytes { Data($0) }, try padding(.rsaOAEP(hash, aesGCM: false)))
+            do {
+                let sealed = try AES.GCM.seal(data, using: sessionKey, nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
+                                              authenticating: key.pkcs1DERRepresentation)
+                return wrapped + sealed.ciphertext + sealed.tag
+            } catch {
+                throw KeyError(errSecParam, "RSA-AES-GCM encryption failed")
+            }
+        default:
+            return try pad(publicKey, data, try padding(name))
+        }
+    }
+
+    static func decrypt(_ key: _RSA.Signing.PrivateKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
+        let privateKey: _RSA.Encryption.PrivateKey
+        do { privateKey = try _RSA.Encryption.PrivateKey(unsafeDERRepresentation: key.derRepresentation) } catch {
+            throw KeyError(errSecDecode, "the RSA key cannot be used for decryption")
+        }
+        let blockSize = (key.keySizeInBits + 7) / 8
+        switch name {
+        case .rsaOAEP(let hash, aesGCM: true):
+            guard data.count >= blockSize + ECIES.tagLength else { throw .parameter("the RSA-AES-GCM input is too short") }
+            let bytes = Data(data)
+            let sessionKey = try unpad(privateKey, bytes.prefix(blockSize), try padding(.rsaOAEP(hash, aesGCM: false)))
+            let body = bytes.dropFirst(blockSize)
+            do {
+                let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
+                                                ciphertext: body.dropLast(ECIES.tagLength), tag: body.suffix(ECIES.tagLength))
+                return try AES.GCM.open(box, using: SymmetricKey(data: sessionKey), authenticating: key.publicKey.pkcs1DERRepresentation)
+            } catch {
+                throw KeyError(errSecParam, "RSA-AES-GCM decryption failed")
+            }
+        default:
+            guard data.count == blockSize else { throw .parameter("the ciphertext is not one RSA block long") }
+            return try unpad(privateKey, data, try padding(name))
+        }
+    }
+
+    private static func padding(_ name: AlgorithmName) throws(KeyError) -> _RSA.Encryption.Padding {
+        switch name {
+        case .rsaEncryptionPKCS1: return ._WEAK_AND_INSECURE_PKCS_V1_5
+        case .rsaOAEP(.sha1, false): return .PKCS1_OAEP
+        case .rsaOAEP(.sha256, false): return .PKCS1_OAEP_SHA256
+        default: throw .unimplemented("this RSA encryption algorithm is not available")
+        }
+    }
+
+    private static func encryptionKey(_ key: _RSA.Signing.PublicKey) throws(KeyError) -> _RSA.Encryption.PublicKey {
+        do { return try _RSA.Encryption.PublicKey(unsafeDERRepresentation: key.derRepresentation) } catch {
+            throw KeyError(errSecDecode, "the RSA key cannot be used for encryption")
+        }
+    }
+
+    private static func pad(_ key: _RSA.Encryption.PublicKey, _ data: Data, _ padding: _RSA.Encryption.Padding) throws(KeyError) -> Data {
+        guard data.count <= key.maximumEncryptSize(with: padding) else {
+            throw .parameter("the plaintext is longer than this key and padding can encrypt")
+        }
+        do { return try key.encrypt(data, padding: padding) } catch {
+            throw KeyError(errSecParam, "RSA encryption failed")
+        }
+    }
+
+    private static func unpad(_ key: _RSA.Encryption.PrivateKey, _ data: Data, _ padding: _RSA.Encryption.Padding) throws(KeyError) -> Data {
+        do { return try key.decrypt(data, padding: padding) } catch {
+            throw KeyError(errSecParam, "RSA decryption failed")
+        }
+    }
+}
+#endif

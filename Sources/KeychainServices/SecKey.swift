@@ -1,0 +1,181 @@
+#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+public import Foundation
+
+/// An asymmetric key: an elliptic-curve key on P-256, P-384 or P-521, or an RSA key, private or
+/// public. Mirrors Security's `SecKeyRef`. A key is either in memory only or stands for a `keys`
+/// item of the keychain (made with `kSecAttrIsPermanent`, or returned by `kSecReturnRef`).
+///
+/// Keys are compared by their key material: two objects for the same key are equal and hash
+/// alike, whichever call made them. Put one in a dictionary under `kSecValueRef` to store it or
+/// to search for its item.
+public final class SecKey: NSObject, @unchecked Sendable {
+    /// The key itself.
+    let material: KeyMaterial
+    /// What the keychain keeps beside the key material when the key is a stored item (label,
+    /// tag, access group, usage flags…), reported by ``SecKeyCopyAttributes(_:)``.
+    let storedItem: KeyItemAttributes?
+    /// The access control to satisfy before the key is used (sign, decrypt, key exchange), for
+    /// a stored private key whose access control says `.privateKeyUsage`.
+    let usageGuard: KeyUsageGuard?
+
+    init(material: KeyMaterial, storedItem: KeyItemAttributes? = nil, usageGuard: KeyUsageGuard? = nil) {
+        self.material = material
+        self.storedItem = storedItem
+        self.usageGuard = usageGuard
+    }
+
+    public override func isEqual(_ object: Any?) -> Bool {
+        guard let other = object as? SecKey else { return false }
+        return other === self || (other.material.isPrivate == material.isPrivate
+            && other.material.externalRepresentation == material.externalRepresentation)
+    }
+
+    public override var hash: Int { material.applicationLabel.hashValue }
+
+    /// Never the key material: only its kind, size and application label.
+    public override var description: String {
+        let kind = material.isPrivate ? "private" : "public"
+        let label = material.applicationLabel.map { String(format: "%02x", $0) }.joined()
+        return "<SecKeyRef algorithm: \(material.algorithmName), \(kind), \(material.sizeInBits) bits, application label: \(label)>"
+    }
+}
+
+/// What a key is to be used for, asked of ``SecKeyIsAlgorithmSupported(_:_:_:)``.
+/// Mirrors Security's `SecKeyOperationType`.
+public enum SecKeyOperationType: CFIndex, Sendable {
+    case sign = 0
+    case verify = 1
+    case encrypt = 2
+    case decrypt = 3
+    case keyExchange = 4
+}
+
+/// In ``SecKeyCopyKeyExchangeResult(_:_:_:_:_:)``'s parameters: how many bytes to derive
+/// (a number), for the algorithms with a key-derivation function.
+nonisolated(unsafe) public let kSecKeyKeyExchangeParameterRequestedSize: CFString = "requestedSize"
+/// In ``SecKeyCopyKeyExchangeResult(_:_:_:_:_:)``'s parameters: the shared information mixed
+/// into the key derivation (data).
+nonisolated(unsafe) public let kSecKeyKeyExchangeParameterSharedInfo: CFString = "sharedInfo"
+
+/// The type identifier of keys, comparable with `CFGetTypeID(object)`.
+public func SecKeyGetTypeID() -> CFTypeID { SecurityTypeID.key.rawValue }
+
+/// Generates a key pair and returns its private key.
+///
+/// Mirrors Security's `SecKeyCreateRandomKey`. The parameters name the type
+/// (`kSecAttrKeyType`: EC or RSA) and size (`kSecAttrKeySizeInBits`: 256, 384 or 521 for EC,
+/// 1024–8192 in steps of 8 for RSA). With `kSecAttrIsPermanent` true (at the top level or in
+/// `kSecPrivateKeyAttrs` / `kSecPublicKeyAttrs`) the key is stored in the keychain, with the
+/// other attributes given (`kSecAttrApplicationTag`, `kSecAttrLabel`, `kSecAttrAccessControl`…).
+///
+/// - Returns: the private key, or nil with `error` set (`errSecParam`, `errSecKeySizeNotAllowed`,
+///   `errSecDuplicateItem`, `errSecUnimplemented` for a Secure Enclave key…).
+public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+    KeyCalls.run(error) { () throws(KeyError) in try KeyGeneration.createRandomKey(parameters) }
+}
+
+/// Makes a key from its external representation.
+///
+/// Mirrors Security's `SecKeyCreateWithData`: `attributes` must say the type (`kSecAttrKeyType`)
+/// and class (`kSecAttrKeyClass`); the data is ANSI X9.63 for EC keys (`04 ‖ X ‖ Y`, followed by
+/// the scalar for a private key) and PKCS#1 DER for RSA keys.
+public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
+    KeyCalls.run(error) { () throws(KeyError) in try KeyGeneration.createWithData(Data(referencing: keyData), attributes) }
+}
+
+/// The public key of a key pair (for a public key: the key itself).
+/// Mirrors Security's `SecKeyCopyPublicKey`.
+public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
+    SecKey(material: key.material.publicMaterial)
+}
+
+/// The key's attributes, as Security's `SecKeyCopyAttributes` gives them: class, type, size,
+/// application label, usage flags, the external representation under `kSecValueData`, and for a
+/// stored key the item's attributes (label, tag, access group…).
+public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
+    KeyAttributes.dictionary(for: key)
+}
+
+/// The key's external representation: ANSI X9.63 for EC keys, PKCS#1 DER for RSA keys.
+/// Mirrors Security's `SecKeyCopyExternalRepresentation`.
+public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    KeyCalls.run(error) { () throws(KeyError) in key.material.externalRepresentation as NSData }
+}
+
+/// The size in bytes of the key's blocks: the modulus for RSA, and for EC what Security reports.
+/// Mirrors Security's `SecKeyGetBlockSize`.
+public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
+    key.material.blockSize
+}
+
+/// Signs data (or a digest, for the "digest" algorithms) with a private key.
+/// Mirrors Security's `SecKeyCreateSignature`.
+///
+/// - Returns: the signature, or nil with `error` set: `errSecParam` when the algorithm does not
+///   fit the key, `errSecUnimplemented` for an algorithm this platform cannot compute, an
+///   authentication status when the key's access control was not satisfied.
+public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
+                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    KeyCalls.run(error) { () throws(KeyError) in
+        try KeyOperations.sign(key, algorithm, Data(referencing: dataToSign)) as NSData
+    }
+}
+
+/// Checks a signature with a public key (or the public half of a private key).
+/// Mirrors Security's `SecKeyVerifySignature`: a wrong signature is false with
+/// `errSecVerifyFailed`.
+public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
+                                  _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
+    KeyCalls.run(error) { () throws(KeyError) -> Bool in
+        try KeyOperations.verify(key, algorithm, Data(referencing: signedData), Data(referencing: signature))
+        return true
+    } ?? false
+}
+
+/// Encrypts data with a public key (RSA PKCS#1, OAEP; ECIES).
+/// Mirrors Security's `SecKeyCreateEncryptedData`.
+public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
+                                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    KeyCalls.run(error) { () throws(KeyError) in
+        try KeyOperations.encrypt(key, algorithm, Data(referencing: plaintext)) as NSData
+    }
+}
+
+/// Decrypts data with a private key. Mirrors Security's `SecKeyCreateDecryptedData`.
+public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
+                                      _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    KeyCalls.run(error) { () throws(KeyError) in
+        try KeyOperations.decrypt(key, algorithm, Data(referencing: ciphertext)) as NSData
+    }
+}
+
+/// Computes an ECDH shared secret between a private key and another party's public key, raw or
+/// through the X9.63 key derivation (`kSecKeyKeyExchangeParameterRequestedSize`,
+/// `kSecKeyKeyExchangeParameterSharedInfo`). Mirrors Security's `SecKeyCopyKeyExchangeResult`.
+public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
+                                        _ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
+    KeyCalls.run(error) { () throws(KeyError) in
+        try KeyOperations.keyExchange(privateKey, algorithm, publicKey, parameters) as NSData
+    }
+}
+
+/// Whether the key can carry out `operation` with `algorithm` here.
+/// Mirrors Security's `SecKeyIsAlgorithmSupported`.
+public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
+    KeyOperations.isSupported(key.material, operation, algorithm)
+}
+
+/// Generates a key pair; the older form of ``SecKeyCreateRandomKey(_:_:)`` that returns a status
+/// and both keys. Mirrors Security's `SecKeyGeneratePair`.
+public func SecKeyGeneratePair(_ parameters: CFDictionary, _ publicKey: UnsafeMutablePointer<SecKey?>?,
+                               _ privateKey: UnsafeMutablePointer<SecKey?>?) -> OSStatus {
+    do {
+        let key = try KeyGeneration.createRandomKey(parameters)
+        privateKey?.pointee = key
+        publicKey?.pointee = SecKey(material: key.material.publicMaterial)
+        return errSecSuccess
+    } catch {
+        return error.status
+    }
+}
+#endif
