@@ -7,7 +7,8 @@ import KeychainStore
 /// throws out or traps on bad input.
 enum SecItemImplementation {
     static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.add(dictionary, result) { return status }
+        return run {
             if containsAny(dictionary, entitledOnAdd) { throw StatusError(errSecMissingEntitlement) }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
@@ -32,7 +33,8 @@ enum SecItemImplementation {
     }
 
     static func copyMatching(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.copyMatching(dictionary, result) { return status }
+        return run {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             let query = try QueryParser.parse(dictionary, for: .copyMatching)
@@ -45,7 +47,14 @@ enum SecItemImplementation {
             try checkSearchKeys(query)
             let limit = query.limit ?? .count(1)
             if limit == .count(0) { throw StatusError(errSecItemNotFound) }
-            guard case .table(let itemClass) = query.requestClass else { throw StatusError(errSecItemNotFound) }
+            guard case .table(let itemClass) = query.requestClass else {
+                try checkAuthenticationContext(query)
+                let matches = try IdentitySearch.find(query, in: context, limit: limit)
+                guard !matches.isEmpty else { throw StatusError(errSecItemNotFound) }
+                let value = IdentitySearch.searchResult(matches, query: query, references: ReferenceContext(file: context.file, query: query))
+                if let result, !(limit.isOne && !query.returnsAnything) { result.pointee = value }
+                return
+            }
             let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
             let itemList = ItemListFilter(query.matchKeys["m_ItemList"])
             let postFiltered = host != nil || itemList != nil
@@ -68,7 +77,8 @@ enum SecItemImplementation {
     }
 
     static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.update(dictionary, changes) { return status }
+        return run {
             if containsAny(dictionary, entitledInUpdateQuery) || containsAny(changes, entitledInUpdateChanges) {
                 throw StatusError(errSecMissingEntitlement)
             }
@@ -102,7 +112,8 @@ enum SecItemImplementation {
     }
 
     static func delete(_ dictionary: NSDictionary) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.delete(dictionary) { return status }
+        return run {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             try checkExplicitWriteGroup(dictionary, context.identity)
