@@ -25,6 +25,8 @@ let package = Package(
         .executableTarget(name: "FuzzDecoders", dependencies: keychain),
         // Backup files: the decrypted item list a backup import reads.
         .executableTarget(name: "FuzzBackup", dependencies: keychain + [.product(name: "Crypto", package: "swift-crypto")]),
+        // Certificates (DER), PKCS#12 files and distinguished names: SecCertificate and SecPKCS12Import's parsers.
+        .executableTarget(name: "FuzzCertificates", dependencies: keychain),
         // Whole D-Bus messages (dbus_message_demarshal), decoded into DBusValues and re-encoded.
         .executableTarget(name: "FuzzDBusMessage", dependencies: [.product(name: "KeychainDBus", package: "swift-keychain"), "FuzzSupport"]),
     ],
