@@ -112,6 +112,34 @@ struct RulesKeysTests {
         }
     }
 
+    @Test("A permanent pair whose public half is a duplicate fails with errSecDuplicateItem and stores neither half")
+    func pairIsAllOrNothing() throws {
+        let keychain = try TestKeychain()
+        try keychain.run {
+            // A caller's application label wins over the derived one, so the second public half
+            // collides with the first.
+            let parameters: [CFString: Any] = [
+                kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256,
+                kSecAttrApplicationTag: Self.tag,
+                kSecPrivateKeyAttrs: [kSecAttrIsPermanent as String: true],
+                kSecPublicKeyAttrs: [kSecAttrIsPermanent as String: true, kSecAttrApplicationLabel as String: Data("fixed".utf8)],
+            ]
+            _ = try makeKey(parameters)
+            #expect(matchCount(item([kSecClass: kSecClassKey])) == 2)
+            var error: Unmanaged<CFError>?
+            var dictionary: [String: Any] = [:]
+            for (key, value) in parameters { dictionary[key as String] = value }
+            #expect(SecKeyCreateRandomKey(dictionary as CFDictionary, &error) == nil)
+            #expect(takeError(error).map(CFErrorGetCode) == Int(errSecDuplicateItem))
+            #expect(matchCount(item([kSecClass: kSecClassKey])) == 2)
+            // Only the public half is permanent when only its parameters say so.
+            _ = try makeKey([kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256,
+                             kSecPublicKeyAttrs: [kSecAttrIsPermanent as String: true]])
+            #expect(matchCount(item([kSecClass: kSecClassKey, kSecAttrKeyClass: kSecAttrKeyClassPublic])) == 2)
+            #expect(matchCount(item([kSecClass: kSecClassKey, kSecAttrKeyClass: kSecAttrKeyClassPrivate])) == 1)
+        }
+    }
+
     @Test("A permanent key with an existing primary key fails the whole call with errSecDuplicateItem")
     func generationDuplicate() throws {
         let keychain = try TestKeychain()

@@ -85,6 +85,24 @@ struct SecKeyInteropTests {
             let theirs = try openssl(["pkeyutl", "-encrypt", "-pubin", "-inkey", publicPEM.path] + options, input: secret)
             #expect(decrypt(key, algorithm, theirs.output).0 == secret)
         }
+        // Signatures over a digest: openssl's pkeyutl signs and verifies digests too.
+        let digest = Data(SHA256.hash(data: message)), digestFile = directory.appendingPathComponent("digest")
+        try digest.write(to: digestFile)
+        for (algorithm, options) in [(SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA256, ["-pkeyopt", "digest:sha256"]),
+                                     (.rsaSignatureDigestPSSSHA256, ["-pkeyopt", "digest:sha256", "-pkeyopt", "rsa_padding_mode:pss", "-pkeyopt", "rsa_pss_saltlen:digest"])] {
+            let signature = try #require(sign(key, algorithm, digest).0)
+            let signatureFile = directory.appendingPathComponent("digest-signature")
+            try signature.write(to: signatureFile)
+            #expect(try openssl(["pkeyutl", "-verify", "-pubin", "-inkey", publicPEM.path, "-in", digestFile.path, "-sigfile", signatureFile.path] + options).status == 0)
+            let theirs = try openssl(["pkeyutl", "-sign", "-inkey", privatePEM.path, "-in", digestFile.path] + options)
+            let publicHalf = try publicKey(key)
+            #expect(theirs.status == 0 && verify(publicHalf, algorithm, digest, theirs.output).0)
+        }
+        // Raw RSA against openssl's unpadded mode.
+        let block = Data(repeating: 0x11, count: 256)
+        let rawTheirs = try openssl(["pkeyutl", "-encrypt", "-pubin", "-inkey", publicPEM.path, "-pkeyopt", "rsa_padding_mode:none"], input: block)
+        let publicHalf = try publicKey(key)
+        #expect(rawTheirs.status == 0 && rawTheirs.output == encrypt(publicHalf, .rsaEncryptionRaw, block).0)
         // PKCS#1 v1.5 encryption and Apple's RSA-AES-GCM round trip; OAEP-SHA384 is not available.
         #expect(decrypt(key, .rsaEncryptionPKCS1, try #require(encrypt(key, .rsaEncryptionPKCS1, message).0)).0 == message)
         let long = Data(repeating: 7, count: 1000)

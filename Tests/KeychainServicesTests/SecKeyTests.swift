@@ -153,4 +153,42 @@ struct SecKeyTests {
             #expect(decrypt(key, algorithm, damaged).1.map(CFErrorGetCode) == Int(errSecParam))
         }
     }
+
+    @Test("RSA over a caller's digest and raw RSA: PKCS#1 v1.5 digest signatures equal swift-crypto's message signatures, PSS crosses over, raw round trips")
+    func rsaDigestAndRaw() throws {
+        let key = try makeKey([kSecAttrKeyType: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits: 2048])
+        let pub = try publicKey(key)
+        let message = Data("digest me".utf8)
+        // PKCS#1 v1.5 is deterministic: signing the digest must give swift-crypto's signature.
+        for (digestAlgorithm, messageAlgorithm, digest) in [
+            (SecKeyAlgorithm.rsaSignatureDigestPKCS1v15SHA256, SecKeyAlgorithm.rsaSignatureMessagePKCS1v15SHA256, Data(SHA256.hash(data: message))),
+            (.rsaSignatureDigestPKCS1v15SHA1, .rsaSignatureMessagePKCS1v15SHA1, Data(Insecure.SHA1.hash(data: message))),
+            (.rsaSignatureDigestPKCS1v15SHA512, .rsaSignatureMessagePKCS1v15SHA512, Data(SHA512.hash(data: message))),
+        ] {
+            let ours = try #require(sign(key, digestAlgorithm, digest).0)
+            #expect(ours == sign(key, messageAlgorithm, message).0)
+            #expect(verify(pub, digestAlgorithm, digest, ours).0)
+            var damaged = ours
+            damaged[10] ^= 1
+            #expect(verify(pub, digestAlgorithm, digest, damaged).1.map(CFErrorGetCode) == Int(errSecVerifyFailed))
+        }
+        // PSS is randomized: a digest signature verifies as a message signature and back.
+        let digest = Data(SHA384.hash(data: message))
+        let pss = try #require(sign(key, .rsaSignatureDigestPSSSHA384, digest).0)
+        #expect(verify(pub, .rsaSignatureMessagePSSSHA384, message, pss).0)
+        let pssMessage = try #require(sign(key, .rsaSignatureMessagePSSSHA384, message).0)
+        #expect(verify(pub, .rsaSignatureDigestPSSSHA384, digest, pssMessage).0)
+        #expect(!verify(pub, .rsaSignatureDigestPSSSHA384, Data(repeating: 0, count: 48), pssMessage).0)
+        // SHA-224 digests: PKCS#1 v1.5 needs no hashing; PSS does (MGF1), which is unavailable.
+        #expect(sign(key, .rsaSignatureDigestPKCS1v15SHA224, Data(repeating: 3, count: 28)).0 != nil)
+        #expect(sign(key, .rsaSignatureDigestPSSSHA224, Data(repeating: 3, count: 28)).1.map(CFErrorGetCode) == Int(errSecUnimplemented))
+        // Raw RSA: what one side does the other undoes.
+        let block = Data(repeating: 0x42, count: 200)
+        let encrypted = try #require(encrypt(pub, .rsaEncryptionRaw, block).0)
+        #expect(encrypted.count == 256)
+        #expect(decrypt(key, .rsaEncryptionRaw, encrypted).0 == Data(count: 56) + block)
+        let rawSignature = try #require(sign(key, .rsaSignatureRaw, block).0)
+        #expect(verify(pub, .rsaSignatureRaw, block, rawSignature).0)
+        #expect(encrypt(pub, .rsaEncryptionRaw, Data(repeating: 0xff, count: 256)).1.map(CFErrorGetCode) == Int(errSecParam))
+    }
 }

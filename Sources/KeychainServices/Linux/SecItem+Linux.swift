@@ -151,7 +151,7 @@ enum SecItemImplementation {
     /// biometry without (simulated) biometry or a companion device cannot be bound to the item,
     /// which Apple reports as errSecAuthFailed; an application password is not supported yet,
     /// and storing the item without it would silently weaken what the caller asked for.
-    private static func storableAccessControl(_ control: SecAccessControl) throws(StatusError) -> ItemAccessControl {
+    static func storableAccessControl(_ control: SecAccessControl) throws(StatusError) -> ItemAccessControl {
         if control.flags.contains(.applicationPassword) { throw StatusError(errSecUnimplemented) }
         if PresenceRequirement(control, biometryAvailable: ItemAuthentication.biometryAvailable) == .unsatisfiable {
             throw StatusError(errSecAuthFailed)
@@ -164,7 +164,7 @@ enum SecItemImplementation {
     /// errSecAuthFailed, before any key of the dictionary is read. `kSecUseCredentialReference`
     /// is that form (data, checked by the parser), which no context here has: it is accepted and
     /// proves nothing.
-    private static func checkAuthenticationContext(_ query: ParsedQuery) throws(StatusError) {
+    static func checkAuthenticationContext(_ query: ParsedQuery) throws(StatusError) {
         guard let context = query.authenticationContext, !query.authenticationContextIsCredentialReference else { return }
         if !(context is LAContext) { throw StatusError(errSecAuthFailed) }
     }
@@ -201,18 +201,18 @@ enum SecItemImplementation {
     /// (dspk, pcss, pcsk, pcsi), inet's extra secret fields, and the system-bound flag. No process
     /// holds those entitlements here, so naming one is `errSecMissingEntitlement`.
     private static let plaintextFields: Set<String> = ["dspk", "pcss", "pcsk", "pcsi"]
-    private static let entitledOnAdd: Set<String> = plaintextFields.union(QueryParser.entitledInternetFields).union(["sysb"])
+    static let entitledOnAdd: Set<String> = plaintextFields.union(QueryParser.entitledInternetFields).union(["sysb"])
     /// Update checks dspk and sysb in the query (sic), the other fields in attributesToUpdate.
     private static let entitledInUpdateQuery: Set<String> = ["dspk", "sysb"]
     private static let entitledInUpdateChanges: Set<String> = Set(["pcss", "pcsk", "pcsi"]).union(QueryParser.entitledInternetFields)
 
-    private static func containsAny(_ dictionary: NSDictionary, _ names: Set<String>) -> Bool {
+    static func containsAny(_ dictionary: NSDictionary, _ names: Set<String>) -> Bool {
         dictionary.allKeys.contains { ($0 as? String).map(names.contains) ?? false }
     }
 
     /// Security refuses every call from a caller that holds no access group, before it reads
     /// the dictionary (`errSecMissingEntitlement`).
-    private static func requireAccessGroups(_ identity: ClientIdentity) throws(StatusError) {
+    static func requireAccessGroups(_ identity: ClientIdentity) throws(StatusError) {
         if identity.accessGroups.isEmpty && !identity.seesAllGroups { throw StatusError(errSecMissingEntitlement) }
     }
 
@@ -234,7 +234,7 @@ enum SecItemImplementation {
     }
 
     /// Runs an operation, turning every failure into its status.
-    private static func run(_ body: () throws -> Void) -> OSStatus {
+    static func run(_ body: () throws -> Void) -> OSStatus {
         do {
             try body()
             return errSecSuccess

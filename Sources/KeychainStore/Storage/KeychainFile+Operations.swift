@@ -18,39 +18,7 @@ extension KeychainFile {
     ///     with a password (else `errSecNotAvailable`).
     package func add(_ itemClass: ItemClass, attributes: [String: AttributeValue], secret: Data?,
                     identity: ClientIdentity, accessControl: ItemAccessControl? = nil) throws(KeychainStoreError) -> StoredItem {
-        let table = ItemTable(itemClass)
-        let item = try newItemAttributes(itemClass, attributes, identity: identity, accessControl: accessControl)
-        let protection = ProtectionClass(pdmn: item[AttributeName.accessible]!.stringValue!)!
-
-        return try withState { state throws(KeychainStoreError) -> StoredItem in
-            if protection == .whenPasscodeSetThisDeviceOnly && !state.keybag.hasPassword {
-                throw .notAvailable("items that require a passcode cannot be added to a keychain without a password")
-            }
-            _ = try state.keybag.key(for: protection)
-            let presenceKey = accessControl?.requiresAuthentication == true ? try state.presencePublicKey(for: protection) : nil
-            return try state.itemTransaction { () throws(KeychainStoreError) -> StoredItem in
-                // Insert straight away and let the UNIQUE primary-key index find a clash, rather
-                // than looking first: the clash is the rare case, and the look costs every add.
-                let (rowid, reference) = try state.newRow(table)
-                let primaryKey = state.primaryKeyIndex(table, item)
-                do throws(KeychainStoreError) {
-                    let sealed = try state.sealSecret(secret, table: table, persistentReference: reference, protection: protection,
-                                                      presenceKey: presenceKey)
-                    try state.writeRow(table, .new(rowid), persistentReference: reference, attributes: item, sealedSecret: sealed,
-                                       primaryKey: primaryKey)
-                    return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
-                } catch where error.status == KeychainStoreError.duplicateItem.status {
-                    // A live item with this key is a duplicate; a tombstone is replaced and keeps
-                    // its identity, as Security does.
-                    guard let existing = try state.row(withPrimaryKey: primaryKey, in: table), existing.1 else { throw .duplicateItem }
-                    let sealed = try state.sealSecret(secret, table: table, persistentReference: existing.2, protection: protection,
-                                                      presenceKey: presenceKey)
-                    try state.writeRow(table, .existing(existing.0), persistentReference: existing.2, attributes: item,
-                                       sealedSecret: sealed, primaryKey: primaryKey)
-                    return StoredItem(itemClass: itemClass, persistentReference: existing.2, attributes: item, secret: secret)
-                }
-            }
-        }
+        try add([NewItem(itemClass, attributes: attributes, secret: secret, accessControl: accessControl)], identity: identity)[0]
     }
 
     /// An added item's attributes as they are stored: what ``add(_:attributes:secret:identity:accessControl:)``

@@ -145,10 +145,9 @@ enum AlgorithmName: Equatable {
             return hash.isAvailable ? nil : "SHA-224 is not available (swift-crypto has no SHA-224)"
         case .rsaOAEP(let hash, _):
             return hash == .sha1 || hash == .sha256 ? nil : "RSA-OAEP with \(hash.rawValue) is not available (swift-crypto has OAEP with SHA-1 and SHA-256 only)"
-        case .rsaPKCS1v15(.digest), .rsaPSS(.digest):
-            return "RSA signatures over a caller's digest are not available (swift-crypto signs only its own digest types)"
-        case .rsaSignatureRaw, .rsaEncryptionRaw:
-            return "raw RSA is not available (swift-crypto has no unpadded RSA operation)"
+        case .rsaPSS(.digest(let hash)):
+            // PSS's mask generation hashes with the named hash even over a caller's digest.
+            return hash?.isAvailable == false ? "SHA-224 is not available (swift-crypto has no SHA-224)" : nil
         default:
             return nil
         }

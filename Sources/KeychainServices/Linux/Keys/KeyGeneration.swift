@@ -25,26 +25,32 @@ enum KeyGeneration {
         let key = SecKey(material: material)
         // Each half's parameters: its sub-dictionary, then the top-level entries it lacks, without
         // the generation keys (SecKeyCreateRandomKey in SecKey.m).
+        var additions: [NSDictionary] = []
         for (half, isPrivate) in [("private", true), ("public", false)] {
             var effective = top
             if let sub = top[half] as? NSDictionary { for (name, value) in entries(sub) { effective[name] = value } }
             for name in ["type", "bsiz", "private", "public"] { effective[name] = nil }
             guard let permanent = effective["perm"], ValueConversion.boolean(permanent) == true
                     || (permanent as? NSNumber)?.intValue == 1 else { continue }
-            try store(isPrivate ? key : SecKey(material: material.publicMaterial), with: effective)
+            additions.append(addition(isPrivate ? key : SecKey(material: material.publicMaterial), with: effective))
+        }
+        if !additions.isEmpty {
+            // Security stores each half with SecItemAdd and kSecValueRef; here both go in one
+            // transaction (SecItemImplementation.addAll). A failure (a duplicate, a refused access
+            // control) fails the whole call and stores nothing.
+            let status = SecItemImplementation.addAll(additions)
+            guard status == errSecSuccess else { throw KeyError(status, "the key could not be stored in the keychain") }
         }
         return key
     }
 
-    /// Stores one half as Security does: `SecItemAdd` of the half's parameters with the key as
-    /// `kSecValueRef`. A failure (a duplicate, a refused access control) fails the whole call.
-    private static func store(_ key: SecKey, with parameters: [String: Any]) throws(KeyError) {
+    /// The SecItemAdd dictionary of one half: its parameters with the key as `kSecValueRef`.
+    private static func addition(_ key: SecKey, with parameters: [String: Any]) -> NSDictionary {
         let dictionary = NSMutableDictionary()
         for (name, value) in parameters { dictionary[name as NSString] = value }
         dictionary["class"] = "keys" as NSString
         dictionary["v_Ref"] = key
-        let status = SecItemImplementation.add(dictionary, nil)
-        guard status == errSecSuccess else { throw KeyError(status, "the key could not be stored in the keychain") }
+        return dictionary
     }
 
     static func generate(type: Int, size: Any?) throws(KeyError) -> KeyMaterial {

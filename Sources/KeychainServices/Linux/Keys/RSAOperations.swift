@@ -3,11 +3,22 @@ import Crypto
 import _CryptoExtras
 import Foundation
 
-/// RSA signatures and encryption with swift-crypto's `_RSA`. What it lacks (raw RSA, signatures
-/// over a caller's digest, OAEP with SHA-384/512) is refused before this is reached
-/// (``AlgorithmName/missingPrimitive``).
+/// RSA signatures and encryption with swift-crypto's `_RSA`; raw RSA and signatures over a
+/// caller's digest through ``RSARaw`` and ``RSAPadding``. What is missing (SHA-224 hashing, OAEP
+/// with SHA-224/384/512) is refused before this is reached (``AlgorithmName/missingPrimitive``).
 enum RSAOperations {
     static func sign(_ key: _RSA.Signing.PrivateKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
+        let size = (key.keySizeInBits + 7) / 8
+        switch name {
+        case .rsaSignatureRaw:
+            return try RSARaw.privateOperation(key, data)
+        case .rsaPKCS1v15(.digest(let hash)):
+            return try RSARaw.privateOperation(key, RSAPadding.pkcs1v15(data, hash: hash, size: size))
+        case .rsaPSS(.digest(let hash?)):
+            return try RSARaw.privateOperation(key, RSAPadding.pssEncode(data, hash: hash, modulusBits: key.keySizeInBits))
+        default:
+            break
+        }
         let (hash, padding) = try messageScheme(name)
         do {
             let signature: _RSA.Signing.RSASignature
@@ -27,6 +38,26 @@ enum RSAOperations {
     }
 
     static func verify(_ key: _RSA.Signing.PublicKey, _ name: AlgorithmName, _ data: Data, _ signature: Data) throws(KeyError) -> Bool {
+        let size = (key.keySizeInBits + 7) / 8
+        /// The public operation on the signature; nil (invalid) when it is not a value below the modulus.
+        func recovered() -> Data? {
+            guard signature.count == size else { return nil }
+            return try? RSARaw.publicOperation(key, signature)
+        }
+        switch name {
+        case .rsaSignatureRaw:
+            guard data.count <= size, let value = recovered() else { return false }
+            return value == Data(count: size - data.count) + data
+        case .rsaPKCS1v15(.digest(let hash)):
+            let expected = try RSAPadding.pkcs1v15(data, hash: hash, size: size)
+            return recovered() == expected
+        case .rsaPSS(.digest(let hash?)):
+            guard data.count == hash.byteCount else { throw .parameter("the digest is not \(hash.byteCount) bytes") }
+            guard let value = recovered() else { return false }
+            return RSAPadding.pssVerify(data, encoded: value, hash: hash, modulusBits: key.keySizeInBits)
+        default:
+            break
+        }
         let (hash, padding) = try messageScheme(name)
         let s = _RSA.Signing.RSASignature(rawRepresentation: signature)
         switch hash {
@@ -49,6 +80,7 @@ enum RSAOperations {
     }
 
     static func encrypt(_ key: _RSA.Signing.PublicKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
+        if name == .rsaEncryptionRaw { return try RSARaw.publicOperation(key, data) }
         let publicKey = try encryptionKey(key)
         switch name {
         case .rsaOAEP(let hash, aesGCM: true):
@@ -70,6 +102,10 @@ enum RSAOperations {
     }
 
     static func decrypt(_ key: _RSA.Signing.PrivateKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
+        if name == .rsaEncryptionRaw {
+            guard data.count == (key.keySizeInBits + 7) / 8 else { throw .parameter("the ciphertext is not one RSA block long") }
+            return try RSARaw.privateOperation(key, data)
+        }
         let privateKey: _RSA.Encryption.PrivateKey
         do { privateKey = try _RSA.Encryption.PrivateKey(unsafeDERRepresentation: key.derRepresentation) } catch {
             throw KeyError(errSecDecode, "the RSA key cannot be used for decryption")
