@@ -187,6 +187,29 @@ import Testing
         }
     }
 
+    @Test func policyTrustAndDateSearchKeysFilterCertificates() throws {
+        let bundle = try String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)
+        let first = try #require(bundle.components(separatedBy: "-----END CERTIFICATE-----").first)
+        let base64 = first.components(separatedBy: "-----BEGIN CERTIFICATE-----").last!.filter { !$0.isWhitespace }
+        let rootDER = try #require(Data(base64Encoded: base64))
+        let systemRoot = try #require(SecCertificateCreateWithData(nil, rootDER as CFData))
+        try keychain.run { () throws in
+            #expect(add(item([kSecValueRef: try certificate("leaf")])) == errSecSuccess)
+            #expect(add(item([kSecValueRef: systemRoot])) == errSecSuccess)
+            let all = item([kSecClass: kSecClassCertificate, kSecReturnRef: true, kSecMatchLimit: kSecMatchLimitAll])
+            let trusted = copyMatching(all.with([kSecMatchTrustedOnly: true]))
+            #expect(trusted.result as? [SecCertificate] == [systemRoot], "our test CA is no system anchor")
+            let basic = copyMatching(all.with([kSecMatchPolicy: SecPolicyCreateBasicX509()]))
+            #expect(basic.result as? [SecCertificate] == [systemRoot])
+            let later = copyMatching(all.with([kSecMatchValidOnDate: Date().addingTimeInterval(365 * 86_400)]))
+            #expect(!((later.result as? [SecCertificate]) ?? []).contains(try certificate("leaf")), "the leaf is valid for 30 days")
+            let now = copyMatching(all.with([kSecMatchValidOnDate: NSNull()]))
+            #expect(((now.result as? [SecCertificate]) ?? []).contains(try certificate("leaf")))
+            #expect(copyMatching(item([kSecClass: kSecClassGenericPassword, kSecMatchPolicy: SecPolicyCreateBasicX509()])).status == errSecUnimplemented)
+            #expect(copyMatching(item([kSecClass: kSecClassCertificate, kSecMatchPolicy: "basic"])).status == errSecParam)
+        }
+    }
+
     @Test func certificateKeysAndTrustKeysAreTheCertificatesPublicKey() throws {
         let identity = try identity("leaf")
         var key: SecKey?
