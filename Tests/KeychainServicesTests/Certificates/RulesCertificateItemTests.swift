@@ -187,6 +187,22 @@ import Testing
         }
     }
 
+    @Test func updatingAnIdentityUpdatesBothItems() throws {
+        let identity = try identity("leaf")
+        try keychain.run { () throws in
+            #expect(add(item([kSecValueRef: identity])) == errSecSuccess)
+            #expect(update(item([kSecClass: kSecClassIdentity]), item([kSecAttrLabel: "renamed"])) == errSecSuccess)
+            #expect(attributes(of: item([kSecClass: kSecClassCertificate]))?[kSecAttrLabel as String] as? String == "renamed")
+            #expect(attributes(of: item([kSecClass: kSecClassKey]))?[kSecAttrLabel as String] as? String == "renamed")
+            #expect(update(item([kSecValueRef: identity]), item([kSecAttrLabel: "by ref"])) == errSecSuccess)
+            #expect(attributes(of: item([kSecClass: kSecClassKey]))?[kSecAttrLabel as String] as? String == "by ref")
+            // An identity whose key is not the certificate's cannot be made.
+            var other: SecIdentity?
+            #expect(SecIdentityCreateWithCertificate(nil, try certificate("other"), &other) == errSecItemNotFound)
+            #expect(other == nil)
+        }
+    }
+
     @Test func policyTrustAndDateSearchKeysFilterCertificates() throws {
         let bundle = try String(contentsOfFile: "/etc/ssl/certs/ca-certificates.crt", encoding: .utf8)
         let first = try #require(bundle.components(separatedBy: "-----END CERTIFICATE-----").first)
