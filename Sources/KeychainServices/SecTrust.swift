@@ -59,7 +59,7 @@ public final class SecTrust: Hashable, @unchecked Sendable {
             return TrustEvaluator.Request(
                 leaf: leaf.parsed, intermediates: certificates.dropFirst().map(\.parsed),
                 anchors: custom.map(\.parsed), includeSystemAnchors: anchors == nil || !anchorsOnly,
-                policies: policies.isEmpty ? [.basicX509] : policies.map(\.kind), time: verifyDate ?? Date())
+                policies: policies.isEmpty ? [.basicX509] : policies.map(\.kind), fixedTime: verifyDate)
         }
         if let request {
             let result = TrustEvaluator.evaluate(request)

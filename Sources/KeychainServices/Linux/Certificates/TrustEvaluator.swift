@@ -7,7 +7,8 @@ import Glibc
 import Musl
 #endif
 import SwiftASN1
-import X509
+// The fixed verification time of SecTrustSetVerifyDate is swift-certificates' SPI for that purpose.
+@_spi(FixedExpiryValidationTime) import X509
 
 /// The outcome of one trust evaluation: the chain that was built (leaf first) and, when it is not
 /// trusted, the status saying why.
@@ -30,7 +31,9 @@ enum TrustEvaluator {
         let anchors: [Certificate]
         let includeSystemAnchors: Bool
         let policies: [SecPolicy.Kind]
-        let time: Date
+        /// The verification time SecTrustSetVerifyDate set, or nil for the time of evaluation.
+        let fixedTime: Date?
+        var time: Date { fixedTime ?? Date() }
     }
 
     static func evaluate(_ request: Request) -> TrustOutcome {
@@ -64,7 +67,7 @@ enum TrustEvaluator {
         let policy = PolicySet(
             // Relaxed, no RFC 5280 checks at all: the Verifier still checks every signature, so
             // a chain found this way is one of signatures from the leaf to an anchor.
-            base: checkValidity ? RFC5280Policy(fixedValidationTime: request.time) : nil,
+            base: checkValidity ? request.fixedTime.map { RFC5280Policy(fixedExpiryValidationTime: $0) } ?? RFC5280Policy() : nil,
             hostnames: checkHostname ? request.policies.compactMap(\.hostnameToCheck).map { ServerIdentityPolicy(hostname: $0) } : [],
             usages: checkUsage ? request.policies.compactMap(\.requiredUsage).map(UsagePolicy.init) : [])
         var verifier = Verifier(rootCertificates: roots) { policy }
@@ -150,7 +153,7 @@ struct UsagePolicy: VerifierPolicy {
 extension RFC5280Policy {
     /// The critical extensions RFC 5280 processing understands, for relaxed evaluations that
     /// leave the policy itself out.
-    static let criticalExtensions = RFC5280Policy(fixedValidationTime: Date()).verifyingCriticalExtensions
+    static let criticalExtensions = RFC5280Policy().verifyingCriticalExtensions
 }
 
 /// The checks of one evaluation, every one of which a chain must pass.
@@ -164,9 +167,9 @@ struct PolicySet: VerifierPolicy {
     }
 
     mutating func chainMeetsPolicyRequirements(chain: UnverifiedCertificateChain) async -> PolicyEvaluationResult {
-        if var base, case .failsToMeetPolicy(let reason) = await base.chainMeetsPolicyRequirements(chain: chain) { return .failsToMeetPolicy(reason: reason) }
+        if let base, case .failsToMeetPolicy(let reason) = base.chainMeetsPolicyRequirements(chain: chain) { return .failsToMeetPolicy(reason: reason) }
         for index in hostnames.indices {
-            if case .failsToMeetPolicy(let reason) = await hostnames[index].chainMeetsPolicyRequirements(chain: chain) { return .failsToMeetPolicy(reason: reason) }
+            if case .failsToMeetPolicy(let reason) = hostnames[index].chainMeetsPolicyRequirements(chain: chain) { return .failsToMeetPolicy(reason: reason) }
         }
         for usage in usages {
             if case .failsToMeetPolicy(let reason) = await usage.chainMeetsPolicyRequirements(chain: chain) { return .failsToMeetPolicy(reason: reason) }
