@@ -4,8 +4,8 @@ import KeychainServices
 import KeychainStore
 import KeychainTestSupport
 
-/// Certificates, keys and identities are not implemented yet, but calls naming them must answer
-/// with the statuses Apple gives for a class that holds no items, and never crash.
+/// Calls naming the certificate, key and identity classes on a keychain that holds none of them
+/// answer with the statuses Apple gives for a class that holds no items, and never crash.
 @Suite("Rules: certificate, key and identity classes on an empty keychain")
 struct RulesOtherClassesTests {
     static let classes = ["cert", "keys", "idnt"]

@@ -91,6 +91,9 @@ struct SecKeyTests {
         #expect(SecKeyIsAlgorithmSupported(key, .sign, .ecdsaSignatureMessageX962SHA256))
         #expect(!SecKeyIsAlgorithmSupported(try publicKey(key), .sign, .ecdsaSignatureMessageX962SHA256))
         #expect(SecKeyIsAlgorithmSupported(try publicKey(key), .encrypt, .eciesEncryptionStandardVariableIVX963SHA256AESGCM))
+        #expect(!SecKeyIsAlgorithmSupported(key, .encrypt, .eciesEncryptionStandardVariableIVX963SHA256AESGCM))
+        #expect(!SecKeyIsAlgorithmSupported(try publicKey(key), .decrypt, .eciesEncryptionStandardVariableIVX963SHA256AESGCM))
+        #expect(SecKeyIsAlgorithmSupported(key, .decrypt, .eciesEncryptionStandardVariableIVX963SHA256AESGCM))
         #expect(!SecKeyIsAlgorithmSupported(key, .sign, .ecdsaSignatureMessageX962SHA224))
         #expect(!SecKeyIsAlgorithmSupported(key, .encrypt, .rsaEncryptionOAEPSHA256))
         var error: Unmanaged<CFError>?

@@ -35,7 +35,7 @@ enum KeyOperations {
 
     static func encrypt(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ data: Data) throws(KeyError) -> Data {
         let name = try checked(key.material, .encrypt, algorithm)
-        switch (key.material.publicMaterial, name) {
+        switch (key.material, name) {
         case (.ecPublic(let ec), .ecies(_, let hash, let variableIV)):
             return try ECIES.encrypt(data, to: ec, hash: hash, variableIV: variableIV)
         case (.rsaPublic(let rsa), _):
@@ -78,11 +78,13 @@ enum KeyOperations {
     static func isSupported(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
         guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA),
               name.missingPrimitive == nil else { return false }
-        // Signing, decryption and key exchange need the private key; a private key can also
-        // verify and encrypt with its public half, as on Apple platforms.
+        // Signing, decryption and key exchange need the private key, encryption the public key
+        // (Apple's si-44-seckey-ies regression test checks both ways); a private key verifies
+        // with its public half.
         switch operation {
         case .sign, .decrypt, .keyExchange: return material.isPrivate
-        case .verify, .encrypt: return true
+        case .encrypt: return !material.isPrivate
+        case .verify: return true
         }
     }
 
@@ -93,6 +95,7 @@ enum KeyOperations {
             throw .unsupported(algorithm)
         }
         if !material.isPrivate && [.sign, .decrypt, .keyExchange].contains(operation) { throw .unsupported(algorithm) }
+        if material.isPrivate && operation == .encrypt { throw .unsupported(algorithm) }
         if let missing = name.missingPrimitive { throw .unimplemented(missing) }
         return name
     }
