@@ -180,7 +180,11 @@ import Testing
             #expect(exists(item([kSecClass: kSecClassCertificate])) == errSecItemNotFound)
             #expect(exists(item([kSecClass: kSecClassKey])) == errSecItemNotFound)
 
-            #expect(add(item([kSecValueRef: identity])) == errSecSuccess)
+            let (status, reference) = addReturning(item([kSecValueRef: identity, kSecReturnPersistentRef: true]))
+            #expect(status == errSecSuccess)
+            let persistent = try #require(reference as? Data)
+            #expect(persistent.prefix(4) == Data("idnt".utf8), "adding an identity returns an identity reference")
+            #expect(copyMatching(item([kSecValuePersistentRef: persistent, kSecReturnRef: true])).result as? SecIdentity == identity)
             #expect(delete(item([kSecClass: kSecClassIdentity])) == errSecSuccess)
             #expect(exists(item([kSecClass: kSecClassIdentity])) == errSecItemNotFound)
             #expect(delete(item([kSecClass: kSecClassIdentity])) == errSecItemNotFound)
