@@ -148,6 +148,28 @@ import Testing
         #expect(trust == nil)
     }
 
+    /// Synchronous evaluations called from many tasks at once: none may wait for a thread of
+    /// the cooperative pool that the waiting callers themselves hold (this deadlocked once).
+    @Test func evaluationsFromManyTasksAtOnceFinish() async throws {
+        let certificates = [try certificate("server"), try certificate("intermediate")]
+        let root = try certificate("root")
+        let results = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<16 {
+                group.addTask {
+                    var trust: SecTrust?
+                    _ = SecTrustCreateWithCertificates(certificates as CFArray, SecPolicyCreateBasicX509(), &trust)
+                    guard let trust else { return false }
+                    _ = SecTrustSetAnchorCertificates(trust, [root] as CFArray)
+                    return SecTrustEvaluateWithError(trust, nil)
+                }
+            }
+            var all: [Bool] = []
+            for await result in group { all.append(result) }
+            return all
+        }
+        #expect(results == Array(repeating: true, count: 16))
+    }
+
     @Test func theDeprecatedResultAndTheAsyncForm() async throws {
         let good = try trust(["server", "intermediate"], policy: SecPolicyCreateBasicX509())
         var result = SecTrustResultType.invalid
