@@ -36,6 +36,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
     ],
     targets: [
         // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
@@ -73,6 +75,9 @@ let package = Package(
             dependencies: [
                 "KeychainAuthentication",
                 .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                // SecCertificate, SecTrust and SecPKCS12Import on Linux (docs/keys-and-certificates.md).
+                .product(name: "X509", package: "swift-certificates", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
                 // SecKey's cryptography (on Apple platforms the Security framework has its own).
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
                 .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),

@@ -25,6 +25,8 @@ let package = Package(
         .executableTarget(name: "FuzzDecoders", dependencies: keychain),
         // Backup files: the decrypted item list a backup import reads.
         .executableTarget(name: "FuzzBackup", dependencies: keychain + [.product(name: "Crypto", package: "swift-crypto")]),
+        // Certificates (DER), PKCS#12 files and distinguished names: SecCertificate and SecPKCS12Import's parsers.
+        .executableTarget(name: "FuzzCertificates", dependencies: keychain),
         // SecKeyCreateWithData on arbitrary bytes (X9.63 and PKCS#1 external representations).
         .executableTarget(name: "FuzzKeyData", dependencies: keychain),
         // Whole D-Bus messages (dbus_message_demarshal), decoded into DBusValues and re-encoded.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI's fuzzing stage: builds the libFuzzer targets of Fuzz/ (FuzzQueryParser,
-# FuzzDecoders, FuzzBackup, FuzzDBusMessage, FuzzKeyData; with AddressSanitizer) and runs each for FUZZ_SECONDS (default 60,
+# FuzzDecoders, FuzzBackup, FuzzDBusMessage, FuzzCertificates, FuzzKeyData; with AddressSanitizer) and runs each for FUZZ_SECONDS (default 60,
 # libFuzzer's -max_total_time) starting from the committed corpus in Fuzz/corpus/. Fails on a
 # crash, a sanitizer report, a failed build, or when the whole stage runs past its time limit.
 # The work is Fuzz/run.sh's; this adds the time limit and puts a crashing input into the log,
@@ -19,7 +19,7 @@ cd "$(dirname "$0")/.."
 seconds="${FUZZ_SECONDS:-60}"
 # The build (the whole keychain again, instrumented) takes about 6 minutes from nothing on two
 # cores; the targets run one after another.
-limit=$((1800 + 4 * seconds + 300))
+limit=$((1800 + 6 * seconds + 300))
 
 rm -rf Fuzz/artifacts
 status=0

@@ -26,13 +26,15 @@
 #                                software TPM swtpm
 #   dpkg-dev                     dpkg-shlibdeps and dpkg-architecture, for scripts/build-deb.sh
 #   openssl, python3-cryptography  independent implementations SecKey's signatures, OAEP and ECIES
-#                                are checked against (SecKeyInteropTests)
+#                                are checked against (SecKeyInteropTests); openssl also makes the
+#                                certificates and PKCS#12 files the certificate tests import
+#   ca-certificates              /etc/ssl/certs, the system anchors SecTrust trusts by default
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev
-          openssl python3-cryptography)
+          openssl python3-cryptography ca-certificates)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

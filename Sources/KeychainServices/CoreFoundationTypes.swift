@@ -38,6 +38,8 @@ public typealias CFIndex = Int
 public typealias CFTypeID = UInt
 /// Bit flags, as CoreFoundation spells them.
 public typealias CFOptionFlags = UInt
+/// Seconds since 2001-01-01 00:00:00 UTC, as CoreFoundation counts time.
+public typealias CFAbsoluteTime = Double
 /// A status code: zero for success, a negative `errSec*` value for a failure.
 public typealias OSStatus = Int32
 

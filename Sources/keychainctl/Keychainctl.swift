@@ -37,6 +37,7 @@ struct Keychainctl: ParsableCommand {
             Export.self, Import.self,
             ListKeychains.self, DefaultKeychain.self,
             CreateKeypair.self, ExportKey.self, ImportKey.self,
+            FindCertificate.self, FindIdentity.self, DeleteCertificate.self, DeleteIdentity.self,
         ])
 
     static var exitCodeTable: String {

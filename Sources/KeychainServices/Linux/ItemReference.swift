@@ -48,7 +48,7 @@ struct ReferenceContext {
 /// The reference types, and lookups over them.
 enum ItemReferences {
     /// Every reference type, one per class that has them.
-    static var types: [any KeychainItemReference.Type] { [SecKey.self] }
+    static var types: [any KeychainItemReference.Type] { [SecKey.self, SecCertificate.self] }
 
     /// The reference type of a class, if it has one (passwords do not).
     static func type(for itemClass: ItemClass) -> (any KeychainItemReference.Type)? {

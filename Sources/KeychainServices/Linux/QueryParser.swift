@@ -258,6 +258,12 @@ enum QueryParser {
         default:
             break
         }
+        // Security's client turns an issuer given as a whole DER Name into the normalised form
+        // stored for certificates (SecItemAttributesPrepare in SecItem.c).
+        var value = value
+        if name == "issr", let data = ValueConversion.data(value), let normalized = NameNormalizer.issuerQueryValue(data) {
+            value = normalized
+        }
         guard let kind = attributeKind(name, in: query.requestClass) else {
             if case .table(.internetPassword) = query.requestClass, entitledInternetFields.contains(name) {
                 // inet's extra secret fields are data attributes without a column: the value

@@ -42,7 +42,7 @@ enum ResultShaper {
 
     /// CopyMatching's attribute dictionary: every stored attribute (with `musr`, `tomb`, `sync`,
     /// `sha1`) plus an access-control object, without the item's internal identifiers.
-    private static func searchAttributes(_ item: StoredItem) -> NSMutableDictionary {
+    static func searchAttributes(_ item: StoredItem) -> NSMutableDictionary {
         let dictionary = NSMutableDictionary(capacity: item.attributes.count + 3)
         for (name, value) in item.attributes where !hiddenFromSearch.contains(name) {
             dictionary[name as NSString] = ValueConversion.object(value)

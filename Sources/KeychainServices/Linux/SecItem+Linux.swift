@@ -7,7 +7,8 @@ import KeychainStore
 /// throws out or traps on bad input.
 enum SecItemImplementation {
     static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.add(dictionary, result) { return status }
+        return run {
             if containsAny(dictionary, entitledOnAdd) { throw StatusError(errSecMissingEntitlement) }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
@@ -32,7 +33,8 @@ enum SecItemImplementation {
     }
 
     static func copyMatching(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.copyMatching(dictionary, result) { return status }
+        return run {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             let query = try QueryParser.parse(dictionary, for: .copyMatching)
@@ -45,19 +47,32 @@ enum SecItemImplementation {
             try checkSearchKeys(query)
             let limit = query.limit ?? .count(1)
             if limit == .count(0) { throw StatusError(errSecItemNotFound) }
-            guard case .table(let itemClass) = query.requestClass else { throw StatusError(errSecItemNotFound) }
+            guard case .table(let itemClass) = query.requestClass else {
+                try checkAuthenticationContext(query)
+                var matches = try IdentitySearch.find(query, in: context, limit: CertificateMatchFilter(query.matchKeys) == nil ? limit : .all)
+                if let filter = CertificateMatchFilter(query.matchKeys) {
+                    matches = matches.filter { filter.accepts($0.certificate) }
+                    if let maximum = limit.maximum { matches = Array(matches.prefix(maximum)) }
+                }
+                guard !matches.isEmpty else { throw StatusError(errSecItemNotFound) }
+                let value = IdentitySearch.searchResult(matches, query: query, references: ReferenceContext(file: context.file, query: query))
+                if let result, !(limit.isOne && !query.returnsAnything) { result.pointee = value }
+                return
+            }
             let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
             let itemList = ItemListFilter(query.matchKeys["m_ItemList"])
-            let postFiltered = host != nil || itemList != nil
+            let certificateFilter = itemClass == .certificate ? CertificateMatchFilter(query.matchKeys) : nil
+            let postFiltered = host != nil || itemList != nil || certificateFilter != nil
             try checkAuthenticationContext(query)
             // A ref is rebuilt from the item's data (a key's material, a certificate's DER).
             let wantsReference = query.returnRef && ItemReferences.type(for: itemClass) != nil
             var items = try context.file.find(query.itemQuery(itemClass), identity: context.identity,
                                               limit: postFiltered ? nil : limit.maximum,
-                                              includeSecrets: query.returnData || wantsReference,
+                                              includeSecrets: query.returnData || wantsReference || certificateFilter != nil,
                                               authorize: ItemAuthentication(query: query, file: context.file).authorizer)
             if let host { items = items.filter { hostMatches($0.attributes[AttributeName.server], host) } }
             if let itemList { items = items.filter(itemList.contains) }
+            if let certificateFilter { items = items.filter(certificateFilter.accepts) }
             if postFiltered, let maximum = limit.maximum { items = Array(items.prefix(maximum)) }
             guard !items.isEmpty else { throw StatusError(errSecItemNotFound) }
             if let result {
@@ -68,7 +83,8 @@ enum SecItemImplementation {
     }
 
     static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.update(dictionary, changes) { return status }
+        return run {
             if containsAny(dictionary, entitledInUpdateQuery) || containsAny(changes, entitledInUpdateChanges) {
                 throw StatusError(errSecMissingEntitlement)
             }
@@ -102,7 +118,8 @@ enum SecItemImplementation {
     }
 
     static func delete(_ dictionary: NSDictionary) -> OSStatus {
-        run {
+        if let status = IdentityDecomposition.delete(dictionary) { return status }
+        return run {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             try checkExplicitWriteGroup(dictionary, context.identity)
@@ -167,9 +184,9 @@ enum SecItemImplementation {
             case "m_Issuers":
                 if !certificateLike { throw StatusError(errSecUnimplemented) }
             case "m_Policy":
-                // Security reads the value as a policy while parsing, before it looks at the
-                // class; this platform has no policy objects, so no value can be one.
-                throw StatusError(errSecParam)
+                // Security reads the value as a policy while parsing, before it looks at the class.
+                guard value is SecPolicy else { throw StatusError(errSecParam) }
+                if !certificateLike { throw StatusError(errSecUnimplemented) }
             case "m_HostOrSubdomainOfHost":
                 guard query.requestClass == .table(.internetPassword) else { throw StatusError(errSecUnimplemented) }
                 guard value is String else { throw StatusError(errSecParam) }

@@ -12,6 +12,12 @@ struct Import: ParsableCommand {
             Reads a backup written by `keychainctl export` and adds its items, printing how many \
             were imported. A wrong passphrase exits 51 (errSecAuthFailed).
 
+            A PKCS#12 file (.p12, .pfx, or -f pkcs12) adds its identities (certificate and \
+            private key) and its other certificates, with -P its passphrase; a certificate file \
+            (.cer, .crt, .der, .pem, or -t cert; DER or PEM, several in one PEM file) adds its \
+            certificates. Files of OpenSSL 1.x's legacy encryption (RC2, 3DES) exit 252 \
+            (errSecUnimplemented).
+
             With --from gnome-keyring, reads a keyring file of gnome-keyring (default: \
             ${XDG_DATA_HOME:-~/.local/share}/keyrings/login.keyring, else keyrings/v1/login.keyring, \
             libsecret's and oo7's format) with the keyring's password and stores its items as \
@@ -41,6 +47,12 @@ struct Import: ParsableCommand {
     @Option(name: .customShort("k"), help: ArgumentHelp("The keychain to import into (the same as --keychain).", valueName: "keychain"))
     var targetKeychain: String?
 
+    @Option(name: .customShort("f"), help: ArgumentHelp("The file's format: pkcs12, or pemseq/x509 for certificates (default: from the extension: .p12/.pfx, .cer/.crt/.der/.pem).", valueName: "format"))
+    var format: ImportFileFormat?
+
+    @Option(name: .customShort("t"), help: ArgumentHelp("What the file holds: cert, or agg (a PKCS#12 aggregate).", valueName: "type"))
+    var type: ImportItemType?
+
     @OptionGroup var location: KeychainOption
 
     func validate() throws {
@@ -51,6 +63,9 @@ struct Import: ParsableCommand {
 
     func run() throws {
         let target = KeychainSession.targets(location.named([targetKeychain].compactMap { $0 }))[0]
+        if source == .backup, let input, let kind = CertificateImport.kind(of: input, format: format, type: type) {
+            return try CertificateImport.run(kind, file: input, passphrase: passphrase, target: target)
+        }
         guard source == .backup, let input else {
             return try GnomeKeyringImport.run(file: input, password: passphrase, target: target)
         }
