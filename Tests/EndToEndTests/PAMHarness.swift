@@ -98,15 +98,23 @@ final class SyslogSink: @unchecked Sendable {
     let path: String
     let boundAtDevLog: Bool
     private let fd: Int32
+    /// Reads every datagram as it arrives. A datagram socket's queue is short (10 messages by
+    /// default, /proc/sys/net/unix/max_dgram_qlen): a sink read only when a test asks would let
+    /// useradd, pam_unix and the module fill it, and the next syslog(3) call — inside pamtester —
+    /// would then block for ever.
+    private let reader: any DispatchSourceRead
+    private let queue = DispatchQueue(label: "pam-tests.syslog")
+    private var received: [String] = []
 
     init(folder: URL) throws {
         boundAtDevLog = !FileManager.default.fileExists(atPath: "/dev/log")
             && (try? FileManager.default.destinationOfSymbolicLink(atPath: "/dev/log")) == nil
         path = boundAtDevLog ? "/dev/log" : folder.appendingPathComponent("log.sock").path
-        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         try #require(fd >= 0, "socket: \(String(cString: strerror(errno)))")
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
+        let path = self.path
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             let bytes = Array(path.utf8)
             for (index, byte) in bytes.enumerated() where index < raw.count - 1 { raw[index] = byte }
@@ -114,25 +122,38 @@ final class SyslogSink: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
+        if bound != 0 { close(fd) }
         try #require(bound == 0, "bind \(path): \(String(cString: strerror(errno)))")
         chmod(path, 0o666)
+        self.fd = fd
+        reader = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
+        reader.setEventHandler { [unowned self] in self.receiveAvailable() }
+        reader.setCancelHandler { close(fd) }
+        reader.resume()
     }
 
     deinit {
-        close(fd)
+        reader.cancel()
         unlink(path)
     }
 
-    /// Every message received since the last call.
-    func drain() -> [String] {
-        var messages: [String] = []
+    /// Runs on `queue`: takes every datagram waiting on the socket.
+    private func receiveAvailable() {
         var buffer = [UInt8](repeating: 0, count: 8192)
         while true {
             let got = recv(fd, &buffer, buffer.count, 0)
             if got <= 0 { break }
-            messages.append(String(decoding: buffer[0..<got], as: UTF8.self))
+            received.append(String(decoding: buffer[0..<got], as: UTF8.self))
         }
-        return messages
+    }
+
+    /// Every message received since the last call.
+    func drain() -> [String] {
+        queue.sync {
+            receiveAvailable()
+            defer { received.removeAll() }
+            return received
+        }
     }
 }
 
