@@ -519,9 +519,16 @@ static int run_helper(pam_handle_t *pamh, const struct options *options, const c
         nanosleep(&pause, NULL);
     }
     if (!exited) {
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        /* Signal it only while it is still ours to reap: once another thread of the application
+         * has reaped it (waitpid(-1)), its pid and group id may already name someone else's. */
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) {
+            exited = 1;
+        } else if (!(done < 0 && errno == ECHILD)) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
         }
     }
     sigaction(SIGCHLD, &saved_child, NULL);
