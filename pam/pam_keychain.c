@@ -387,8 +387,19 @@ static void run_child(const char *helper, char *const arguments[], const struct 
             child_fail("setresgid");
         if (setresuid(account->uid, account->uid, account->uid) != 0)
             child_fail("setresuid");
+    } else {
+        /* Run by a program of the user's own that is setgid (a screen locker's shadow group, say):
+         * that effective and saved group stays here, rather than reaching a helper that reads
+         * files the user controls. The real group is the user's. */
+        gid_t gid = getgid();
+        if (setresgid(gid, gid, gid) != 0)
+            child_fail("setresgid");
     }
-    if (getuid() != account->uid || geteuid() != account->uid || (account->uid != 0 && setuid(0) == 0))
+    /* Every id, saved ones too: a saved uid or gid other than the user's is a way back. */
+    uid_t ruid, euid, suid;
+    gid_t rgid, egid, sgid;
+    if (getresuid(&ruid, &euid, &suid) != 0 || ruid != account->uid || euid != account->uid || suid != account->uid ||
+        getresgid(&rgid, &egid, &sgid) != 0 || egid != rgid || sgid != rgid || (account->uid != 0 && setuid(0) == 0))
         child_fail("dropping privileges");
     child_check_session_keyring(account->uid);
     const char *home = account->environment[0] + 5;
@@ -519,9 +530,16 @@ static int run_helper(pam_handle_t *pamh, const struct options *options, const c
         nanosleep(&pause, NULL);
     }
     if (!exited) {
-        kill(-pid, SIGKILL);
-        kill(pid, SIGKILL);
-        while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        /* Signal it only while it is still ours to reap: once another thread of the application
+         * has reaped it (waitpid(-1)), its pid and group id may already name someone else's. */
+        pid_t done = waitpid(pid, &status, WNOHANG);
+        if (done == pid) {
+            exited = 1;
+        } else if (!(done < 0 && errno == ECHILD)) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
         }
     }
     sigaction(SIGCHLD, &saved_child, NULL);

@@ -53,6 +53,22 @@ package struct SealRecord: Equatable, Sendable {
             }
     }
 
+    /// What does not fit the record's encoding, if anything: text and blobs carry 16-bit
+    /// lengths, the sealed bytes a 32-bit one, and there are at most 255 details. Checked before
+    /// encoding, which would otherwise trap on the length conversion (a long `--output` path
+    /// is enough to reach it).
+    var oversizedField: String? {
+        let limit = Int(UInt16.max)
+        if name.utf8.count > limit || method.utf8.count > limit { return "the seal's name or method is too long" }
+        if passwordParameters.count > limit || keyCheck.count > limit { return "the seal's key parameters are too long" }
+        if details.count > Int(UInt8.max) { return "a seal has at most \(UInt8.max) details" }
+        if details.contains(where: { $0.key.utf8.count > limit || $0.value.utf8.count > limit }) {
+            return "a detail of the seal is longer than \(limit) bytes"
+        }
+        if sealed.count > Int(UInt32.max) { return "the sealed bytes are too long" }
+        return nil
+    }
+
     // MARK: Sealing the record
 
     func sealedRecord(deviceKey: DeviceKey, keychainID: Data) -> Data {

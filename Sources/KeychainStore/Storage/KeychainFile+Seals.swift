@@ -40,6 +40,7 @@ extension KeychainFile {
         guard SealRecord.isValidName(record.name) else {
             throw .parameter("a seal's name is 1 to 64 letters, digits, '.', '_' or '-', not starting with '.'")
         }
+        if let problem = record.oversizedField { throw .parameter(problem) }
         try withState { state throws(KeychainStoreError) in
             try state.db.transaction(write: true) { () throws(KeychainStoreError) in
                 let name = SealRecord.settingPrefix + record.name

@@ -141,12 +141,34 @@ struct SealKeychain: ParsableCommand {
     /// Writes the encrypted credential, 0600, replacing an older one by rename.
     static func writeCredential(_ data: Data, to url: URL, context: String) throws(CommandFailure) {
         let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: data, attributes: [.posixPermissions: 0o600]) else {
+        // Made 0600 and new (never through a link): FileManager.createFile writes with the
+        // umask's mode and changes it afterwards, and leaves the file behind when that fails.
+        guard writeNewPrivateFile(data, at: temporary.path) else {
             throw .general(context, "the credential could not be written beside \(url.path).", hint: "Choose a writable place with --output.")
         }
         guard rename(temporary.path, url.path) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             throw .general(context, "the credential could not be written to \(url.path).", hint: "Choose a writable place with --output.")
         }
+    }
+
+    /// Creates `path` (which must not exist) with mode 0600 and writes `data`; on any failure
+    /// nothing is left at `path`.
+    static func writeNewPrivateFile(_ data: Data, at path: String) -> Bool {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { return false }
+        var written = 0
+        let complete = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            while written < bytes.count {
+                let count = write(fd, bytes.baseAddress! + written, bytes.count - written)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return false }
+                written += count
+            }
+            return true
+        }
+        let closed = close(fd) == 0
+        if !(complete && closed) { unlink(path) }
+        return complete && closed
     }
 }

@@ -83,12 +83,14 @@ enum TPM2Seal {
 
     /// A private folder for the tools' context files, removed afterwards.
     private static func withScratchFolder<T>(context: String, _ body: (URL) throws(CommandFailure) -> T) throws(CommandFailure) -> T {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keychainctl-tpm2-\(UUID().uuidString)")
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        } catch {
+        // mkdtemp makes it 0700 in one step: createDirectory(attributes:) makes it with the
+        // umask's mode and only then changes it, a moment in which, under a permissive umask,
+        // another user could plant links where the blobs are written.
+        var template = Array((FileManager.default.temporaryDirectory.path + "/keychainctl-tpm2-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw .general(context, "a temporary folder for the TPM2 tools could not be made.")
         }
+        let folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         return try body(folder)
     }
