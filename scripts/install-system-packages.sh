@@ -17,9 +17,11 @@
 #   pinentry-tty                 the prompter keychaind's unlock prompts are typed at (in tmux)
 #   zsh, fish                    `zsh -n` / `fish -n` on keychainctl's completion scripts (those tests
 #                                are skipped without them)
+#   postgresql                   the sync tests start a PostgreSQL 15 server of their own (initdb, pg_ctl,
+#                                psql) as the sync store
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
-          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish)
+          libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish postgresql)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -35,6 +35,7 @@ struct Keychainctl: ParsableCommand {
             SetKeychainPassword.self, SetKeychainSettings.self, ShowKeychainInfo.self,
             Export.self, Import.self,
             ListKeychains.self, DefaultKeychain.self,
+            Sync.self,
         ])
 
     static var exitCodeTable: String {
