@@ -31,11 +31,17 @@ extension SyncEngine {
     /// Pulls every record written since the last round, merges it, and pushes local changes;
     /// repeats (a few times at most) while another device's writes collide with this one's.
     package func syncNow() async throws -> RoundReport {
+        try await round(pullFirst: true)
+    }
+
+    /// A round; `pullFirst: false` pushes before pulling, which is what a device does whose
+    /// pull raced with another device's push (tests use it to make that race happen).
+    func round(pullFirst: Bool) async throws -> RoundReport {
         try await withConnection { connection in
             var keys = try await refreshKeys(connection)
             var report = RoundReport()
-            for _ in 0..<5 {
-                try await pull(connection, keys: &keys, report: &report)
+            for attempt in 0..<5 {
+                if attempt > 0 || pullFirst { try await pull(connection, keys: &keys, report: &report) }
                 let before = report.conflicts
                 try await push(connection, keys: &keys, report: &report)
                 if report.conflicts == before { break }

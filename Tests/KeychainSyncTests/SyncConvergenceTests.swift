@@ -63,18 +63,18 @@ struct SyncConvergenceTests {
     }
 
     @Test("A push that loses the compare-and-set is merged and retried in the same round")
-    func compareAndSetConflict() throws {
+    func compareAndSetConflict() async throws {
         let group = try SyncGroupFixture(devices: 2)
         try group[0].add("token", "v1")
         try group.syncAll()
         try group[1].update("token", "b")
-        Thread.sleep(forTimeInterval: 0.01)
+        try await Task.sleep(nanoseconds: 10_000_000)
         try group[0].update("token", "a, later")
         try group[1].syncNow()
-        // a has not pulled b's write: its first push is refused, then it pulls, keeps its newer
-        // item and pushes again.
-        let output = try group[0].syncNow()
-        #expect(output.contains("conflicts 1"), "\(output)")
+        // a pushes without having pulled b's write, as when b's push lands between a's pull and
+        // a's push: the compare-and-set refuses it, a pulls, keeps its newer item, pushes again.
+        let report = try await group[0].engine().round(pullFirst: false)
+        #expect(report.conflicts == 1 && report.keptLocal == 1 && report.pushed == 1, "\(report)")
         try group[1].syncNow()
         #expect(try group[1].secret("token") == "a, later")
     }

@@ -66,8 +66,11 @@ extension KeychainFile.State {
         let isTombstone = item.attributes[AttributeName.tombstone]?.integerValue == 1
         let secret = isTombstone ? nil : item.secret
         let key = primaryKeyIndex(table, item.attributes)
-        if let (rowid, _, localReference) = try row(withPrimaryKey: key, in: table) {
-            let local = try matchingRows(ItemQuery(itemClass: item.itemClass, persistentReference: localReference),
+        if let (rowid, localIsTombstone, localReference) = try row(withPrimaryKey: key, in: table) {
+            // Named explicitly: a lookup by reference alone would not see a tombstone.
+            let local = try matchingRows(ItemQuery(itemClass: item.itemClass,
+                                                   filters: [AttributeName.tombstone: .integer(localIsTombstone ? 1 : 0)],
+                                                   persistentReference: localReference),
                                          identity: .administrator(), limit: 1, openSecrets: false).first
             if let local, !KeychainFile.incomingWins(item.attributes, over: local.attributes) { return .keptLocal }
             let sealed = isTombstone ? nil : try sealSecret(secret, table: table, persistentReference: localReference, protection: protection)
