@@ -34,9 +34,9 @@ export SWIFT_BACKTRACE="enable=no"
 # its session crypto run under both sanitizers in process (KeychainDBusTests,
 # KeychainSecretServiceTests). A whole run with the keychaind suites included passed under
 # ThreadSanitizer when they were added (706 tests). The sync suites that start a PostgreSQL server
-# and keychain-sync processes per test (SyncConvergenceTests, SyncFaultTests) stay in the plain run
+# and keychain-sync processes per test (SyncConvergenceTests, SyncFaultTests, SyncCommandLineTests) stay in the plain run
 # too; the record and key tests (SyncRecordTests) run under both.
-skipped_under_sanitizers='CLI[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|SyncConvergenceTests|SyncFaultTests'
+skipped_under_sanitizers='CLI[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|SyncConvergenceTests|SyncFaultTests|SyncCommandLineTests'
 
 status=0
 for sanitizer in "${sanitizers[@]}"; do

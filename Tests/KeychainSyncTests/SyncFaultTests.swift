@@ -111,6 +111,38 @@ struct SyncFaultTests {
         #expect(Int(try group.server.sql("SELECT count(*) FROM sync_records")) == 3001)
     }
 
+    @Test("The connection cut in the middle of a push transaction: the open batch is rolled back, a retry completes it")
+    func connectionCutMidTransaction() async throws {
+        let group = try SyncGroupFixture(devices: 2)
+        for index in 0..<3000 { try group[0].add("bulk-\(index)", "secret \(index)") }
+        let process = Process()
+        process.executableURL = try SyncDevice.executable("keychain-sync")
+        process.arguments = ["now", "--keychain", group[0].keychainURL.path]
+        process.environment = group[0].environment
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        // Wait until a push transaction is open (its group row is locked), then cut that
+        // connection from the server side, as a network failure would.
+        var cut = ""
+        for _ in 0..<2000 where cut.isEmpty || cut == "f" {
+            cut = try group.server.sql("""
+                SELECT coalesce(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity
+                WHERE pid <> pg_backend_pid() AND state = 'idle in transaction' AND datname = 'postgres'
+                """)
+            if cut != "t" { try await Task.sleep(nanoseconds: 2_000_000) }
+        }
+        let exit = process.waitForExit()
+        let stored = Int(try group.server.sql("SELECT count(*) FROM sync_records")) ?? -1
+        // Batches are whole: a cut transaction leaves none of its records behind.
+        #expect(stored % SyncEngine.pushBatch == 0 || stored == 3000, "\(stored) records after the cut")
+        #expect(cut == "t", "the push ended before its connection could be cut")
+        #expect(exit.terminationStatus != 0 || stored == 3000)
+        try group.syncAll()
+        #expect(try group[1].contents().count == 3000)
+        #expect(Int(try group.server.sql("SELECT count(*) FROM sync_records")) == 3000)
+    }
+
     @Test("A removed device reads nothing written after its removal; the others go on")
     func removedDevice() async throws {
         let group = try SyncGroupFixture(devices: 3)
