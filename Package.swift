@@ -180,6 +180,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"]),
+        // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
+        .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]
