@@ -75,6 +75,7 @@ extension SyncEngine {
             if batch.isEmpty { return }
             var items: [StoredItem] = []
             var origins: [(recordID: Data, revision: Int64)] = []
+            var refusedRecords: [(recordID: Data, revision: Int64)] = []
             var newCursor = cursor
             for record in batch {
                 if let latest = keys.latestEpoch, record.epoch > latest {
@@ -96,6 +97,7 @@ extension SyncEngine {
                       KeychainFile.isSyncEligible(item.attributes)
                 else {
                     report.rejected += 1
+                    refusedRecords.append((record.recordID, record.revision))
                     continue
                 }
                 items.append(item)
@@ -109,11 +111,22 @@ extension SyncEngine {
                     case .keptLocal: report.keptLocal += 1
                     case .ineligible:
                         report.rejected += 1
+                        refusedRecords.append(origins[index])
                         continue
                     }
                     let recordState = SyncEngine.recordState(of: items[index], revision: origins[index].revision)
                     known[origins[index].recordID] = recordState
                     try state.setRecordState(origins[index].recordID, recordState)
+                }
+                // A refused record's revision is remembered with the item version this device
+                // had agreed before it, so that the local item (if any) differs and the next push
+                // overwrites the bad record by compare-and-set instead of colliding with it forever.
+                for (recordID, revision) in refusedRecords {
+                    let agreed = known[recordID]
+                    let recordState = SyncStateFile.RecordState(revision: revision, modificationDate: agreed?.modificationDate ?? 0,
+                                                                digest: Data())
+                    known[recordID] = recordState
+                    try state.setRecordState(recordID, recordState)
                 }
                 try state.setInteger(Setting.cursor, newCursor)
             }

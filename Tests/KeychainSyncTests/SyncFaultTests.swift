@@ -29,6 +29,30 @@ struct SyncFaultTests {
         #expect(output.contains("rejected 1"), "\(output)")
         #expect(try group[1].secret("target") == nil)
         #expect(try group[1].cli(["status"]).output.contains("rejected records: 1"))
+
+        // The device that holds the genuine item overwrites the bad record with its next change.
+        try group[0].update("target", "genuine, changed")
+        try group[0].syncNow()
+        try group[1].syncNow()
+        #expect(try group[1].secret("target") == "genuine, changed")
+    }
+
+    @Test("A device whose item sits under a tampered record repairs it by pushing its own version")
+    func tamperedRecordRepaired() throws {
+        let group = try SyncGroupFixture(devices: 2)
+        try group[0].add("target", "genuine")
+        try group.syncAll()
+        let record = try SyncFaultTests.latestRecord(group.server)
+        // Garbage under a newer revision: both devices pull it and refuse it.
+        try group.server.sql("UPDATE sync_records SET ciphertext = decode(repeat('ab', 100), 'hex'), revision = revision + 100 WHERE record_id = decode('\(record.id)', 'hex')")
+        try group.server.sql("UPDATE sync_groups SET revision = revision + 100")
+        let repaired = try group[1].syncNow()
+        #expect(repaired.contains("rejected 1") && repaired.contains("pushed 1"), "\(repaired)")
+        #expect(try group[0].syncNow().contains("rejected 0"))
+        #expect(try group[0].secret("target") == "genuine")
+        #expect(try group[1].secret("target") == "genuine")
+        let stored = try SyncFaultTests.latestRecord(group.server)
+        #expect(stored.id == record.id && stored.revision > record.revision + 100)
     }
 
     @Test("A record moved to another record id, or relabelled with another revision, fails to open")
