@@ -147,13 +147,15 @@ extension SyncEngine {
     func pendingChanges(keys: GroupKeys) throws -> [(recordID: Data, item: StoredItem)] {
         let known = try state.recordStates()
         var changes: [(Data, StoredItem)] = []
-        for item in try keychain.synchronizableItems() {
+        // Attributes first (one decryption per item); secrets only for the items that changed.
+        for item in try keychain.synchronizableItems(includeSecrets: false) {
             let recordID = keys.recordID(of: item)
             let current = SyncEngine.recordState(of: item, revision: 0)
             if let agreed = known[recordID], agreed.modificationDate == current.modificationDate, agreed.digest == current.digest {
                 continue
             }
-            changes.append((recordID, item))
+            guard let whole = try keychain.withSecret(item) else { continue }  // deleted meanwhile: the next round sees its tombstone
+            changes.append((recordID, whole))
         }
         return changes
     }

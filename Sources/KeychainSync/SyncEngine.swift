@@ -54,9 +54,23 @@ package actor SyncEngine {
         return connection
     }
 
+    /// How long one connection's work may take before it is cut: a server that dies in the
+    /// middle of a round was seen to leave a query waiting forever on a socket whose peer was
+    /// gone. `SWIFT_KEYCHAIN_SYNC_DEADLINE` (seconds) overrides it.
+    static var deadline: Double {
+        ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_SYNC_DEADLINE"].flatMap(Double.init) ?? 300
+    }
+
     func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
         guard let text = try state.string(Setting.url) else { throw SyncError.notJoined }
         let connection = try await connect(try SyncServerURL(text))
+        // Closing the connection fails whatever query is still waiting on it.
+        let deadline = SyncEngine.deadline
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
+            try? await connection.close()
+        }
+        defer { watchdog.cancel() }
         do {
             let result = try await body(connection)
             try? await connection.close()

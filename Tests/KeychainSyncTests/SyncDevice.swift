@@ -48,6 +48,8 @@ final class SyncDevice: Sendable {
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_KEYCHAIN_DEVICE_KEY_FILE"] = deviceKeyURL.path
         environment["SWIFT_KEYCHAIN_PATH"] = keychainURL.path
+        // A round cut by a killed server ends within this many seconds at worst.
+        environment["SWIFT_KEYCHAIN_SYNC_DEADLINE"] = "20"
         return environment
     }
 

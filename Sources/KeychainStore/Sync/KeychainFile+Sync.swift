@@ -14,18 +14,27 @@ extension KeychainFile {
         return attributes[AttributeName.accessControl] == nil
     }
 
-    /// Every item that syncs, live items and tombstones, with secrets, in class order.
-    package func synchronizableItems() throws(KeychainStoreError) -> [StoredItem] {
+    /// Every item that syncs, live items and tombstones, in class order; secrets only when
+    /// `includeSecrets` (a round compares attributes first and reads only changed items' secrets).
+    package func synchronizableItems(includeSecrets: Bool = true) throws(KeychainStoreError) -> [StoredItem] {
         var items: [StoredItem] = []
         for itemClass in ItemClass.allCases {
             for tombstone in [Int64(0), 1] {
                 let query = ItemQuery(itemClass: itemClass, filters: [AttributeName.synchronizable: .integer(1),
                                                                       AttributeName.tombstone: .integer(tombstone)])
-                let found = try find(query, identity: .administrator(), limit: nil, includeSecrets: true)
+                let found = try find(query, identity: .administrator(), limit: nil, includeSecrets: includeSecrets)
                 items += found.filter { KeychainFile.isSyncEligible($0.attributes) }
             }
         }
         return items
+    }
+
+    /// `item` read again with its secret (nil when it is gone since).
+    package func withSecret(_ item: StoredItem) throws(KeychainStoreError) -> StoredItem? {
+        let tombstone = item.attributes[AttributeName.tombstone]?.integerValue ?? 0
+        let query = ItemQuery(itemClass: item.itemClass, filters: [AttributeName.tombstone: .integer(tombstone)],
+                              persistentReference: item.persistentReference)
+        return try find(query, identity: .administrator(), limit: 1, includeSecrets: true).first
     }
 
     /// What happened to one item handed to ``applySynced(_:)``.
