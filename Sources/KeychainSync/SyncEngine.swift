@@ -57,7 +57,7 @@ package actor SyncEngine {
     /// How long one connection's work may take before it is cut: a server that dies in the
     /// middle of a round was seen to leave a query waiting forever on a socket whose peer was
     /// gone. `SWIFT_KEYCHAIN_SYNC_DEADLINE` (seconds) overrides it.
-    static var deadline: Double {
+    package static var deadline: Double {
         ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_SYNC_DEADLINE"].flatMap(Double.init) ?? 300
     }
 

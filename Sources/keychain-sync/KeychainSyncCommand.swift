@@ -25,8 +25,19 @@ struct KeychainChoice: ParsableArguments {
     }
 }
 
-/// Runs `body`, turning failures into one line on standard error and exit status 1.
-func reporting(_ body: () async throws -> Void) async throws {
+/// Runs `body`, turning failures into one line on standard error and exit status 1. A command
+/// that is not done a little after the engine's deadline ends the process (every step it took is
+/// a finished transaction): a killed server was seen to leave a query waiting even after its
+/// connection was closed.
+func reporting(bounded: Bool = true, _ body: () async throws -> Void) async throws {
+    if bounded {
+        let limit = SyncEngine.deadline + 10
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: limit)
+            FileHandle.standardError.write(Data("keychain-sync: gave up after \(Int(limit)) s without an answer from the server\n".utf8))
+            exit(3)
+        }
+    }
     do {
         try await body()
     } catch let error as ExitCode {
@@ -96,7 +107,7 @@ struct Watch: AsyncParsableCommand {
     var rounds: Int?
 
     func run() async throws {
-        try await reporting {
+        try await reporting(bounded: false) {
             let limit = rounds
             let counter = RoundCounter()
             try await choice.engine().watch { report in
