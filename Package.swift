@@ -31,6 +31,9 @@ let package = Package(
         .executable(name: "keychaind", targets: ["keychaind"]),
         .executable(name: "git-credential-keychain", targets: ["git-credential-keychain"]),
         .executable(name: "docker-credential-keychain", targets: ["docker-credential-keychain"]),
+        // Synchronizable items through PostgreSQL (docs/sync.md). A separate executable so that
+        // SwiftNIO stays out of keychainctl, which execs it for `keychainctl sync`.
+        .executable(name: "keychain-sync", targets: ["keychain-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -38,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
@@ -173,6 +177,25 @@ let package = Package(
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus"], swiftSettings: strict),
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
+        // The sync engine: sealed records, device keys, the PostgreSQL relay (docs/sync.md).
+        .target(
+            name: "KeychainSync",
+            dependencies: [
+                "KeychainStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keychain-sync",
+            dependencies: ["KeychainSync", "KeychainStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"]),
+        // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
+        .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]

@@ -29,12 +29,14 @@
 #                                are checked against (SecKeyInteropTests); openssl also makes the
 #                                certificates and PKCS#12 files the certificate tests import
 #   ca-certificates              /etc/ssl/certs, the system anchors SecTrust trusts by default
+#   postgresql                   the sync tests start a PostgreSQL 15 server of their own (initdb, pg_ctl,
+#                                psql) as the sync store
 set -euo pipefail
 packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev
-          openssl python3-cryptography ca-certificates)
+          openssl python3-cryptography ca-certificates postgresql)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -5,7 +5,7 @@
 #   scripts/install.sh --uninstall [--prefix DIR]
 #
 # Builds in release mode and installs, under DIR (default ~/.local):
-#   bin/keychainctl, bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain
+#   bin/keychainctl, bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
 #       (stripped)
 #   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
 #   share/fish/vendor_completions.d/keychainctl.fish   (keychainctl --generate-completion-script)
@@ -80,7 +80,7 @@ fi
 
 cd "$(dirname "$0")/.."
 root="$PWD"
-products=(keychainctl keychaind git-credential-keychain docker-credential-keychain)
+products=(keychainctl keychaind git-credential-keychain docker-credential-keychain keychain-sync)
 if $build; then
     for product in "${products[@]}" keychain-pam-helper; do
         swift build -c "$configuration" --product "$product"

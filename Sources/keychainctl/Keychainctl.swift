@@ -38,6 +38,7 @@ struct Keychainctl: ParsableCommand {
             ListKeychains.self, DefaultKeychain.self,
             CreateKeypair.self, ExportKey.self, ImportKey.self,
             FindCertificate.self, FindIdentity.self, DeleteCertificate.self, DeleteIdentity.self,
+            Sync.self,
         ])
 
     static var exitCodeTable: String {

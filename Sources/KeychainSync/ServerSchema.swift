@@ -1,0 +1,99 @@
+import Logging
+import PostgresNIO
+
+/// The sync store's tables (docs/sync.md, "The server"), created and upgraded by versioned
+/// migrations. Each migration runs in one transaction under an advisory lock, so two devices
+/// joining at once do not both create the tables; a database with a newer schema is refused.
+enum ServerSchema {
+    /// The newest schema this client writes.
+    static let version: Int32 = 1
+
+    /// Migrations by the version they lead to; each is a list of statements run in order.
+    static let migrations: [Int32: [String]] = [
+        1: [
+            """
+            CREATE TABLE sync_groups (
+                group_id text PRIMARY KEY,
+                epoch bigint NOT NULL,
+                revision bigint NOT NULL,
+                created_at timestamptz NOT NULL DEFAULT now())
+            """,
+            """
+            CREATE TABLE sync_devices (
+                group_id text NOT NULL REFERENCES sync_groups,
+                device_id text NOT NULL,
+                public_key bytea NOT NULL,
+                name text NOT NULL,
+                status text NOT NULL CHECK (status IN ('pending', 'approved', 'removed')),
+                last_seen timestamptz,
+                PRIMARY KEY (group_id, device_id))
+            """,
+            """
+            CREATE TABLE sync_group_keys (
+                group_id text NOT NULL,
+                device_id text NOT NULL,
+                epoch bigint NOT NULL,
+                encapsulated_key bytea NOT NULL,
+                ciphertext bytea NOT NULL,
+                PRIMARY KEY (group_id, device_id, epoch),
+                FOREIGN KEY (group_id, device_id) REFERENCES sync_devices)
+            """,
+            """
+            CREATE TABLE sync_records (
+                group_id text NOT NULL REFERENCES sync_groups,
+                record_id bytea NOT NULL,
+                revision bigint NOT NULL,
+                epoch bigint NOT NULL,
+                ciphertext bytea NOT NULL,
+                updated_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (group_id, record_id))
+            """,
+            "CREATE INDEX sync_records_by_revision ON sync_records (group_id, revision)",
+            // One notification per transaction and group: the payload is the same for every row,
+            // and PostgreSQL folds identical notifications of one transaction into one.
+            """
+            CREATE FUNCTION sync_records_notify() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                PERFORM pg_notify('keychain_sync_' || NEW.group_id, '');
+                RETURN NULL;
+            END $$
+            """,
+            """
+            CREATE TRIGGER sync_records_notify AFTER INSERT OR UPDATE ON sync_records
+                FOR EACH ROW EXECUTE FUNCTION sync_records_notify()
+            """,
+        ],
+    ]
+
+    /// Brings the database to ``version``.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            // Any fixed number: it only has to be the same for every client of this schema.
+            try await connection.query("SELECT pg_advisory_xact_lock(7273616775)", logger: logger)
+            try await connection.query("CREATE TABLE IF NOT EXISTS sync_schema_version (version integer NOT NULL)", logger: logger)
+            var current: Int32?
+            for try await value in try await connection.query("SELECT version FROM sync_schema_version", logger: logger).decode(Int32.self) {
+                current = value
+            }
+            if current == nil {
+                try await connection.query("INSERT INTO sync_schema_version (version) VALUES (0)", logger: logger)
+            }
+            let start = current ?? 0
+            guard start <= version else { throw SyncError.newerServerSchema(start) }
+            for next in (start + 1)..<(version + 1) {
+                for statement in migrations[next] ?? [] {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("UPDATE sync_schema_version SET version = \(next)", logger: logger)
+            }
+            try await connection.query("COMMIT", logger: logger)
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    /// The notification channel of a group (group ids are lowercase hex, so the name needs no quoting).
+    static func channel(groupID: String) -> String { "keychain_sync_" + groupID }
+}

@@ -1,0 +1,176 @@
+import Crypto
+package import Foundation
+package import KeychainStore
+import Logging
+import PostgresNIO
+
+/// One keychain's side of a sync group (docs/sync.md): joining, approving and removing devices,
+/// and sync rounds that pull other devices' records and push this keychain's changes.
+///
+/// Everything here runs outside `SecItem*` calls: those only write the keychain file, and a
+/// round reads what changed from it. An engine is used by one process at a time per keychain
+/// (the sync state file's transactions keep two from corrupting it, not from doing work twice).
+package actor SyncEngine {
+    let keychain: KeychainFile
+    let state: SyncStateFile
+    let logger: Logger
+    /// How many records go to the server in one transaction.
+    static let pushBatch = 500
+    /// How many records one pull query reads.
+    static let pullBatch = 1000
+
+    /// The names under which the state file keeps its settings; each lives only here.
+    enum Setting {
+        static let url = "url"
+        static let group = "group"
+        static let device = "device"
+        static let devicePrivateKey = "device.private-key"
+        static let recordIDKey = "key.record-id"
+        static let epochKeyPrefix = "key.epoch."
+        static let cursor = "cursor"
+        static let lastSync = "last-sync"
+        static let rejected = "count.rejected"
+        static let replayed = "count.replayed"
+    }
+
+    /// An engine for the keychain at `keychainURL`, whose state lives in the file beside it.
+    package init(keychainURL: URL, deviceKey: DeviceKey) throws {
+        keychain = try KeychainFile.open(at: keychainURL, deviceKey: deviceKey, create: true)
+        state = try SyncStateFile(at: SyncStateFile.location(forKeychain: keychainURL), deviceKey: deviceKey)
+        // PostgresNIO logs every query at debug level; nothing of it is for the user.
+        logger = Logger(label: "keychain-sync", factory: { _ in SwiftLogNoOpLogHandler() })
+    }
+
+    // MARK: Connection
+
+    func connect(_ url: SyncServerURL) async throws -> PostgresConnection {
+        let connection = try await PostgresConnection.connect(configuration: url.configuration, id: 1, logger: logger)
+        do {
+            try await ServerSchema.migrate(connection, logger: logger)
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+        return connection
+    }
+
+    /// How long one connection's work may take before it is cut: a server that dies in the
+    /// middle of a round was seen to leave a query waiting forever on a socket whose peer was
+    /// gone. `SWIFT_KEYCHAIN_SYNC_DEADLINE` (seconds) overrides it.
+    package static var deadline: Double {
+        ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_SYNC_DEADLINE"].flatMap(Double.init) ?? 300
+    }
+
+    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+        guard let text = try state.string(Setting.url) else { throw SyncError.notJoined }
+        let connection = try await connect(try SyncServerURL(text))
+        // Closing the connection fails whatever query is still waiting on it.
+        let deadline = SyncEngine.deadline
+        let watchdog = Task {
+            try await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
+            try? await connection.close()
+        }
+        defer { watchdog.cancel() }
+        do {
+            let result = try await body(connection)
+            try? await connection.close()
+            return result
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    func transaction<T: Sendable>(_ connection: PostgresConnection, _ body: () async throws -> T) async throws -> T {
+        try await connection.query("BEGIN", logger: logger)
+        do {
+            let result = try await body()
+            try await connection.query("COMMIT", logger: logger)
+            return result
+        } catch {
+            _ = try? await connection.query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+
+    // MARK: Identity and keys held locally
+
+    func groupID() throws -> String {
+        guard let group = try state.string(Setting.group) else { throw SyncError.notJoined }
+        return group
+    }
+
+    func deviceID() throws -> String {
+        guard let device = try state.string(Setting.device) else { throw SyncError.notJoined }
+        return device
+    }
+
+    func devicePrivateKey() throws -> Curve25519.KeyAgreement.PrivateKey {
+        guard let raw = try state.secret(Setting.devicePrivateKey) else { throw SyncError.notJoined }
+        return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw)
+    }
+
+    /// The group keys this device holds, or nil before its approval.
+    func heldKeys() throws -> GroupKeys? {
+        guard let recordIDKey = try state.secret(Setting.recordIDKey) else { return nil }
+        var keys = GroupKeys(groupID: try groupID(), recordIDKey: SymmetricKey(data: recordIDKey))
+        for name in try state.names(withPrefix: Setting.epochKeyPrefix) {
+            guard let epoch = Int64(name.dropFirst(Setting.epochKeyPrefix.count)), let key = try state.secret(name) else { continue }
+            keys.add(epoch: epoch, key: SymmetricKey(data: key))
+        }
+        return keys
+    }
+
+    func storeKey(epoch: Int64, key: SymmetricKey) throws {
+        try state.setSecret(Setting.epochKeyPrefix + String(epoch), key.withUnsafeBytes { Data($0) })
+    }
+
+    /// This device's own fingerprint, which `approve` is given on another device.
+    package func deviceFingerprint() throws -> String {
+        Fingerprint.of(publicKey: try devicePrivateKey().publicKey)
+    }
+
+    /// Asks the server for this device's standing and any group keys wrapped to it since the
+    /// last time; returns the keys it now holds.
+    func refreshKeys(_ connection: PostgresConnection) async throws -> GroupKeys {
+        let group = try groupID(), device = try deviceID()
+        var status: String?
+        for try await value in try await connection.query(
+            "SELECT status FROM sync_devices WHERE group_id = \(group) AND device_id = \(device)", logger: logger).decode(String.self) {
+            status = value
+        }
+        switch status {
+        case "approved": break
+        case "pending": throw SyncError.pendingApproval(fingerprint: try deviceFingerprint())
+        default: throw SyncError.removed
+        }
+        var keys = try heldKeys()
+        let after = keys?.latestEpoch ?? 0
+        var wrapped: [WrappedKey] = []
+        for try await (epoch, encapsulated, ciphertext) in try await connection.query(
+            """
+            SELECT epoch, encapsulated_key, ciphertext FROM sync_group_keys
+            WHERE group_id = \(group) AND device_id = \(device) AND epoch > \(after) ORDER BY epoch
+            """, logger: logger).decode((Int64, Data, Data).self) {
+            wrapped.append(WrappedKey(epoch: epoch, encapsulatedKey: encapsulated, ciphertext: ciphertext))
+        }
+        let privateKey = try devicePrivateKey()
+        for key in wrapped {
+            let (recordIDKey, epochKey) = try GroupKeys.unwrap(key, groupID: group, deviceID: device, privateKey: privateKey)
+            if let held = keys {
+                // The record-id key is fixed for a group's life: a different one means someone
+                // other than a member wrapped this key.
+                guard held.recordIDKey == recordIDKey else { throw SyncError.crypto("a wrapped group key does not belong to this group") }
+            } else {
+                try state.setSecret(Setting.recordIDKey, recordIDKey.withUnsafeBytes { Data($0) })
+                keys = GroupKeys(groupID: group, recordIDKey: recordIDKey)
+            }
+            keys?.add(epoch: key.epoch, key: epochKey)
+            try storeKey(epoch: key.epoch, key: epochKey)
+        }
+        guard let keys else { throw SyncError.server("this device is approved but holds no group key") }
+        try await connection.query("UPDATE sync_devices SET last_seen = now() WHERE group_id = \(group) AND device_id = \(device)",
+                                   logger: logger)
+        return keys
+    }
+}

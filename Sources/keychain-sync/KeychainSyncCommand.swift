@@ -1,0 +1,181 @@
+import ArgumentParser
+import Foundation
+import KeychainStore
+import KeychainSync
+
+/// `keychain-sync` (also run as `keychainctl sync`): joins a keychain to a sync group in a
+/// PostgreSQL database and keeps its synchronizable items in step with the group's other devices.
+@main
+struct KeychainSyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keychain-sync",
+        abstract: "Share a keychain's synchronizable items with other machines through PostgreSQL (docs/sync.md).",
+        subcommands: [Join.self, Approve.self, Now.self, Watch.self, Status.self, RemoveDevice.self, Leave.self])
+}
+
+/// The keychain to work on, as keychainctl chooses it.
+struct KeychainChoice: ParsableArguments {
+    @Option(name: .long, help: "The keychain file (default: $SWIFT_KEYCHAIN_PATH, else the login keychain).")
+    var keychain: String?
+
+    func engine() throws -> SyncEngine {
+        let url = keychain.map { URL(fileURLWithPath: $0) } ?? KeychainPaths.defaultKeychain()
+        let deviceKey = try DeviceKey.load(from: DeviceKey.defaultLocation(), create: true)
+        return try SyncEngine(keychainURL: url, deviceKey: deviceKey)
+    }
+}
+
+/// Runs `body`, turning failures into one line on standard error and exit status 1. A command
+/// that is not done a little after the engine's deadline ends the process (every step it took is
+/// a finished transaction): a killed server was seen to leave a query waiting even after its
+/// connection was closed.
+func reporting(bounded: Bool = true, _ body: () async throws -> Void) async throws {
+    if bounded {
+        let limit = SyncEngine.deadline + 10
+        Thread.detachNewThread {
+            Thread.sleep(forTimeInterval: limit)
+            FileHandle.standardError.write(Data("keychain-sync: gave up after \(Int(limit)) s without an answer from the server\n".utf8))
+            exit(3)
+        }
+    }
+    do {
+        try await body()
+    } catch let error as ExitCode {
+        throw error
+    } catch {
+        FileHandle.standardError.write(Data("keychain-sync: \(error)\n".utf8))
+        throw ExitCode.failure
+    }
+}
+
+struct Join: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Join the sync group in a PostgreSQL database (the first device creates it; later ones wait for approval).")
+    @OptionGroup var choice: KeychainChoice
+    @Option(help: "A name for this device, shown to the other devices (default: the host name).")
+    var name: String?
+    @Argument(help: "postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE, or postgresql://USER@/DATABASE?host=/socket/folder")
+    var url: String
+
+    func run() async throws {
+        try await reporting {
+            let engine = try choice.engine()
+            switch try await engine.join(urlText: url, deviceName: name ?? ProcessInfo.processInfo.hostName) {
+            case .createdGroup(let device, let group):
+                print("created a new sync group; this device is \(device), the group's key fingerprint is \(group)")
+            case .pending(let device):
+                print("asked to join; this device's fingerprint is \(device)")
+                print("on a device of the group, check the fingerprint and run: keychainctl sync approve \(device)")
+            case .alreadyJoined(let device):
+                print("this keychain is already in a sync group as device \(device)")
+            }
+        }
+    }
+}
+
+struct Approve: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Let a pending device in, by the fingerprint it showed.")
+    @OptionGroup var choice: KeychainChoice
+    @Argument(help: "The pending device's fingerprint (or id).")
+    var device: String
+
+    func run() async throws {
+        try await reporting {
+            let approved = try await choice.engine().approve(device)
+            print("approved \(approved.name) (\(approved.fingerprint))")
+        }
+    }
+}
+
+struct Now: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Pull other devices' changes and push this keychain's, once.")
+    @OptionGroup var choice: KeychainChoice
+
+    func run() async throws {
+        try await reporting {
+            let report = try await choice.engine().syncNow()
+            print(report)
+        }
+    }
+}
+
+struct Watch: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Stay connected and sync whenever another device writes (and once at the start).")
+    @OptionGroup var choice: KeychainChoice
+    @Option(help: "Stop after this many rounds (default: never).")
+    var rounds: Int?
+
+    func run() async throws {
+        try await reporting(bounded: false) {
+            let limit = rounds
+            let counter = RoundCounter()
+            try await choice.engine().watch { report in
+                print(report)
+                fflush(nil)
+                return await counter.next(limit: limit)
+            }
+        }
+    }
+}
+
+/// Counts watch rounds against an optional limit.
+actor RoundCounter {
+    private var done = 0
+    func next(limit: Int?) -> Bool {
+        done += 1
+        return limit.map { done < $0 } ?? true
+    }
+}
+
+struct Status: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Show the group's devices, the last sync and pending changes.")
+    @OptionGroup var choice: KeychainChoice
+
+    func run() async throws {
+        try await reporting {
+            let status = try await choice.engine().status()
+            print("server: \(status.url)")
+            print("this device: \(status.deviceFingerprint)")
+            print("group key: \(status.groupFingerprint ?? "not held yet (waiting for approval)")"
+                  + (status.epoch.map { ", epoch \($0)" } ?? ""))
+            print("last sync: \(status.lastSync ?? "never")")
+            print("pending changes: \(status.pendingChanges.map(String.init) ?? "unknown")")
+            print("rejected records: \(status.rejectedRecords), replayed records ignored: \(status.replayedRecords)")
+            if let problem = status.serverProblem { print("server unreachable: \(problem)") }
+            for device in status.devices {
+                let seen = device.lastSeen.map { ISO8601DateFormatter().string(from: $0) } ?? "never"
+                let me = device.fingerprint == status.deviceFingerprint ? " (this device)" : ""
+                print("device \(device.fingerprint) \(device.status) \"\(device.name)\" last seen \(seen)\(me)")
+            }
+        }
+    }
+}
+
+struct RemoveDevice: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove-device", abstract: "Remove a device and re-key the group, so it reads nothing written afterwards.")
+    @OptionGroup var choice: KeychainChoice
+    @Argument(help: "The device's fingerprint (or id).")
+    var device: String
+
+    func run() async throws {
+        try await reporting {
+            let removed = try await choice.engine().removeDevice(device)
+            print("removed \(removed.name) (\(removed.fingerprint)); the group has a new key")
+        }
+    }
+}
+
+struct Leave: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Leave the sync group (the others are re-keyed without this device); local items stay.")
+    @OptionGroup var choice: KeychainChoice
+
+    func run() async throws {
+        try await reporting {
+            try await choice.engine().leave()
+            print("left the sync group")
+        }
+    }
+}
