@@ -13,7 +13,10 @@ if dpkg-query -W -f='${Status}' swift-keychain 2>/dev/null | grep -q "install ok
 fi
 
 start=$(date +%s)
-deb=$(SWIFT_KEYCHAIN_DEB_COMPRESSION="${SWIFT_KEYCHAIN_DEB_COMPRESSION:-zstd}" scripts/build-deb.sh "$@" | tee /dev/stderr | tail -n 1)
+# The build's output is shown on standard error as it comes, through the inherited descriptor:
+# `tee /dev/stderr` would re-open a log file that standard error points to with O_TRUNC and wipe
+# what earlier CI stages wrote there (and `tee -a` would write past the shared offset).
+deb=$(SWIFT_KEYCHAIN_DEB_COMPRESSION="${SWIFT_KEYCHAIN_DEB_COMPRESSION:-zstd}" scripts/build-deb.sh "$@" | tee >(cat >&2) | tail -n 1)
 echo "test-deb.sh: package built in $(( $(date +%s) - start )) s: $deb ($(du -h "$deb" | cut -f1))"
 [ -f "$deb" ] || fail "no package at $deb"
 dpkg-deb --info "$deb"
