@@ -230,6 +230,31 @@ import Testing
         }
     }
 
+    @Test func issuersSearchKeyKeepsCertificatesIssuedByThoseNames() throws {
+        try fixtures.makeCA("ca2", subject: "/CN=Second Test CA/O=Swift Keychain Tests")
+        try fixtures.makeLeaf("leaf2", subject: "/CN=leaf2.example.com", issuer: "ca2")
+        let leaf = try certificate("leaf")
+        let other = try certificate("leaf2")
+        try keychain.run { () throws in
+            #expect(add(item([kSecValueRef: leaf])) == errSecSuccess)
+            #expect(add(item([kSecValueRef: other])) == errSecSuccess)
+            let all = item([kSecClass: kSecClassCertificate, kSecReturnRef: true, kSecMatchLimit: kSecMatchLimitAll])
+            let leafIssuer = try #require(SecCertificateCopyNormalizedIssuerSequence(leaf)) as Data
+            let otherIssuer = try #require(SecCertificateCopyNormalizedIssuerSequence(other)) as Data
+            try #require(leafIssuer != otherIssuer, "the fixtures' two certificates have different issuers")
+            #expect(copyMatching(all.with([kSecMatchIssuers: [leafIssuer]])).result as? [SecCertificate] == [leaf])
+            #expect(copyMatching(all.with([kSecMatchIssuers: [otherIssuer]])).result as? [SecCertificate] == [other])
+            let both = copyMatching(all.with([kSecMatchIssuers: [leafIssuer, otherIssuer]])).result as? [SecCertificate]
+            #expect(Set(both ?? []) == [leaf, other])
+            // A whole DER Name (SEQUENCE around the contents) is normalised before it is compared.
+            try #require(leafIssuer.count < 128)
+            let wholeName = Data([0x30, UInt8(leafIssuer.count)]) + leafIssuer
+            #expect(copyMatching(all.with([kSecMatchIssuers: [wholeName]])).result as? [SecCertificate] == [leaf])
+            #expect(copyMatching(all.with([kSecMatchIssuers: [Data([0x31, 0x00])]])).status == errSecItemNotFound)
+            #expect(copyMatching(item([kSecClass: kSecClassGenericPassword, kSecMatchIssuers: [leafIssuer]])).status == errSecUnimplemented)
+        }
+    }
+
     @Test func certificateKeysAndTrustKeysAreTheCertificatesPublicKey() throws {
         let identity = try identity("leaf")
         var key: SecKey?
