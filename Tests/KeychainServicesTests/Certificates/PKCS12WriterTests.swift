@@ -109,6 +109,29 @@ import Testing
         }
     }
 
+    @Test("Whatever the writer is given (arbitrary bytes as certificate and key, any friendly name and key ID, empty ones too) reads back unchanged, the fuzzer's property")
+    func roundTripArbitraryParts() throws {
+        var generator = SystemRandomNumberGenerator()
+        func bytes(_ limit: Int) -> [UInt8] { (0..<Int.random(in: 0...limit, using: &generator)).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        var names = ["", "\u{FEFF}starts with a byte-order mark", "𝄞 outside the BMP", "nul\u{0}inside"]
+        for _ in 0..<16 { names.append(String(decoding: bytes(40), as: UTF8.self)) }
+        for name in names {
+            let certificate = bytes(300), keyID = bytes(24)
+            let key = DERWriting.sequence(DERWriting.octetString(bytes(300)))
+            var writer = PKCS12Writer()
+            writer.iterations = 1
+            writer.add(certificate: certificate, .init(friendlyName: name, localKeyID: keyID))
+            writer.add(privateKeyInfo: key, .init(friendlyName: name, localKeyID: keyID))
+            let passphrase = String(decoding: bytes(20), as: UTF8.self)
+            let contents = try PKCS12Parser.parse(Data(try writer.write(password: passphrase)), password: passphrase)
+            #expect(contents.certificates.map(\.contents) == [Data(certificate)])
+            #expect(contents.keys.map(\.contents) == [Data(key)])
+            for bag in contents.certificates + contents.keys {
+                #expect(bag.friendlyName == name && bag.localKeyID == Data(keyID), "\(name.unicodeScalars.map(\.value))")
+            }
+        }
+    }
+
     @Test("A file of certificates only, and one of a key only, are written and read back")
     func partialFiles() throws {
         var certificates = PKCS12Writer()
