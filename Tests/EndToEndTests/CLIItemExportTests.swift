@@ -67,13 +67,15 @@ import Testing
         let reimported = try sandbox.run(["import", file, "-P", "Exp0rt-Pass", "-k", other])
         #expect(reimported.status == 0 && reimported.stdout == "1 identity imported.\n", "\(reimported)")
         #expect(try sandbox.run(["find-identity", other]).stdout.contains("cli leaf"))
+        let fromOther = try sandbox.run(["export", "-k", other, "-t", "certs", "-f", "pemseq"])
+        #expect(fromOther.status == 0 && fromOther.stdout.components(separatedBy: "BEGIN CERTIFICATE").count == 2, "\(fromOther)")
     }
 
-    @Test("-t all -f pkcs12 (a .p12 name alone selects it) carries the CA too; the passphrase can come from standard input")
+    @Test("-t all in pkcs12 (chosen by the .p12 name; -w accepted) carries the CA too; -P given last reads the passphrase from standard input")
     func pkcs12AllPrompted() throws {
         let sandbox = try sandboxWithIdentity()
         let file = sandbox.path("all.p12")
-        let exported = try sandbox.run(["export", "-f", "pkcs12", "-o", file], stdin: "typed-pass\n")
+        let exported = try sandbox.run(["export", "-o", file, "-w", "-P"], stdin: "typed-pass\n")
         #expect(exported.status == 0, "\(exported)")
         expectNoSecret(exported, "typed-pass")
         let dump = try openssl(["pkcs12", "-in", file, "-passin", "pass:typed-pass", "-nodes"], in: sandbox)

@@ -17,8 +17,9 @@ struct Export: ParsableCommand {
             With -t, -f, -w or -p, or with an -o file ending in .p12, .pfx, .pem, \
             .cer, .crt, .der, .p7b, .p7c, .p8 or .key, it exports certificates and keys as macOS \
             `security export` does: every item of the -t type (default all: certificates and \
-            private keys) in the -f format (default: pemseq for several items, x509 for one \
-            certificate, openssl for one key), to -o or else standard output. Formats: x509, pemseq, \
+            private keys) in the -f format (default: from the -o name, .p12/.pfx pkcs12, \
+            .p7b/.p7c pkcs7, .p8 pkcs8; else pemseq for several items, x509 for one certificate, \
+            openssl for one key), to -o or else standard output. Formats: x509, pemseq, \
             pkcs7 (certificates), openssl (PKCS#1/SEC1 keys, SubjectPublicKeyInfo), pkcs8, \
             pkcs12; openssh1, openssh2, bsafe, netscape and raw exit 88 (errSecUnsupportedFormat). \
             Private keys leave only encrypted under the passphrase (-P, else prompted): pkcs8, \

@@ -13,6 +13,18 @@ enum ItemExport {
     /// -t/-f/-w/-p, as `import` picks certificate files by extension.
     static let fileExtensions: Set<String> = ["p12", "pfx", "pem", "cer", "crt", "der", "p7b", "p7c", "p8", "key"]
 
+    /// The format an `-o` name implies when -f is absent, as `import` reads files by extension;
+    /// other names leave `security`'s default.
+    static func format(impliedBy output: String?) -> ExportFormat? {
+        guard let output else { return nil }
+        switch URL(fileURLWithPath: output).pathExtension.lowercased() {
+        case "p12", "pfx": return .pkcs12
+        case "p7b", "p7c": return .pkcs7
+        case "p8": return .pkcs8
+        default: return nil
+        }
+    }
+
     struct Request {
         var type: ExportItemType
         var format: ExportFormat?
@@ -31,7 +43,8 @@ enum ItemExport {
         let objects = try CommandFailure.about(target) { () throws(CommandFailure) -> [ExportObject] in
             try ExportObjects.gather(request.type)
         }
-        let encoder = ExportEncoder(format: request.format ?? ExportEncoder.defaultFormat(for: objects),
+        let format = request.format ?? format(impliedBy: request.output) ?? ExportEncoder.defaultFormat(for: objects)
+        let encoder = ExportEncoder(format: format,
                                     pem: request.pem, wrapped: request.wrapped)
         try encoder.check(objects)
         var secret: String?
