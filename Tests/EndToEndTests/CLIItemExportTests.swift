@@ -157,6 +157,21 @@ import Testing
         #expect(both.stdout.contains("BEGIN PUBLIC KEY") && both.stdout.contains("BEGIN ENCRYPTED PRIVATE KEY"), "\(both)")
     }
 
+    @Test("a locked keychain: the private key is not exported (exit 36) and no file is left; its certificates (accessible always) still are")
+    func lockedKeychain() throws {
+        let sandbox = try CLISandbox()
+        _ = try CLICertificateTests().makeFiles(sandbox)
+        let path = sandbox.path("locked.keychain-db")
+        #expect(try sandbox.run(["create-keychain", "-p", "kc-pass", path]).status == 0)
+        #expect(try sandbox.run(["import", sandbox.path("leaf.p12"), "-P", "secret", "-k", path]).status == 0)
+        #expect(try sandbox.run(["lock-keychain", path]).status == 0)
+        let refused = try sandbox.run(["export", "-k", path, "-t", "identities", "-o", sandbox.path("locked.p12"), "-P", "x"])
+        #expect(refused.status == 36, "\(refused)")
+        #expect(!FileManager.default.fileExists(atPath: sandbox.path("locked.p12")))
+        let certificates = try sandbox.run(["export", "-k", path, "-t", "certs", "-f", "pemseq"])
+        #expect(certificates.status == 0 && certificates.stdout.contains("BEGIN CERTIFICATE"))
+    }
+
     @Test("bad requests: unsupported and unknown formats, wrong type for the format, several items in a one-item format, nothing to export, existing or unwritable output")
     func refusals() throws {
         let sandbox = try sandboxWithIdentity()

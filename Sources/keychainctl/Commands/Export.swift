@@ -43,7 +43,7 @@ struct Export: ParsableCommand {
     var pem = false
 
     @Option(name: [.customShort("P"), .customLong("passphrase")], parsing: .unconditional,
-            help: ArgumentHelp("The passphrase protecting the backup; prompted for when not given.", valueName: "passphrase"))
+            help: ArgumentHelp("The passphrase protecting the backup (or the exported private keys or PKCS#12 file); prompted for when not given.", valueName: "passphrase"))
     var passphrase: String?
 
     @Option(name: .customShort("k"), help: ArgumentHelp("The keychain to export (the same as --keychain).", valueName: "keychain"))
