@@ -36,6 +36,36 @@ import Testing
         return sandbox
     }
 
+    /// Runs ssh-keygen; what it printed (it fails the test when ssh-keygen fails).
+    func sshKeygen(_ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "ssh-keygen \(arguments)")
+        return text
+    }
+
+    @Test("openssh2 for EC public keys: ecdsa-sha2-nistp256/384/521 lines ssh-keygen reads, the same blob it makes from the PEM")
+    func opensshEC() throws {
+        let sandbox = try CLISandbox()
+        for bits in ["256", "384", "521"] {
+            let path = sandbox.path("ec\(bits).keychain-db")
+            #expect(try sandbox.run(["create-keychain", path]).status == 0)
+            #expect(try sandbox.run(["create-keypair", "-a", "ec", "-s", bits, "-k", path, "ec key \(bits)"]).status == 0)
+            #expect(try sandbox.run(["export", "-k", path, "-t", "pubKeys", "-f", "openssl", "-p", "-o", sandbox.path("ec\(bits).pem")]).status == 0)
+            let line = try sandbox.run(["export", "-k", path, "-t", "pubKeys", "-f", "openssh2"]).stdout
+            #expect(line.hasPrefix("ecdsa-sha2-nistp\(bits) ") && line.hasSuffix(" ec key \(bits)\n"), "\(line)")
+            let converted = try sshKeygen(["-i", "-m", "PKCS8", "-f", sandbox.path("ec\(bits).pem")])
+            #expect(line.split(separator: " ")[1] == converted.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[1])
+        }
+    }
+
     func expectNoSecret(_ result: CLIResult, _ secret: String) {
         #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret), "the passphrase was printed")
     }
@@ -153,6 +183,18 @@ import Testing
         let fromPrivate = try openssl(["pkey", "-in", "rsa.pem", "-passin", "pass:rsa-pass", "-pubout"], in: sandbox)
         let fromPublic = try openssl(["pkey", "-pubin", "-in", "pub.pem"], in: sandbox)
         #expect(fromPrivate.status == 0 && fromPrivate.output == fromPublic.output)
+        // openssh2: the public key as an OpenSSH line, the same key ssh-keygen converts from the PEM.
+        let ssh = try sandbox.run(["export", "-t", "pubKeys", "-f", "openssh2", "-o", sandbox.path("pair.pub")])
+        #expect(ssh.status == 0, "\(ssh)")
+        let line = try String(contentsOfFile: sandbox.path("pair.pub"), encoding: .utf8)
+        let converted = try sshKeygen(["-i", "-m", "PKCS8", "-f", sandbox.path("pub.pem")])
+        #expect(line.hasPrefix("ssh-rsa ") && line.hasSuffix(" pair\n"), "\(line)")
+        #expect(line.split(separator: " ")[1] == converted.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: " ")[1], "the same key blob as ssh-keygen's")
+        #expect(try sshKeygen(["-l", "-f", sandbox.path("pair.pub")]).contains("(RSA)"))
+        #expect(try sandbox.run(["export", "-t", "privKeys", "-f", "openssh2"]).status == Self.errSecParamExit)
+        let wrappedSSH = try sandbox.run(["export", "-t", "privKeys", "-f", "openssh2", "-w", "-P", "rsa-pass"])
+        #expect(wrappedSSH.stdout.hasPrefix("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\n"), "security: no wrapped SSHv2")
+
         let both = try sandbox.run(["export", "-t", "allKeys", "-P", "rsa-pass"])
         #expect(both.stdout.contains("BEGIN PUBLIC KEY") && both.stdout.contains("BEGIN ENCRYPTED PRIVATE KEY"), "\(both)")
     }
@@ -175,7 +217,7 @@ import Testing
     @Test("bad requests: unsupported and unknown formats, wrong type for the format, several items in a one-item format, nothing to export, existing or unwritable output")
     func refusals() throws {
         let sandbox = try sandboxWithIdentity()
-        for format in ["openssh1", "openssh2", "bsafe", "netscape", "raw", "rawkey"] {
+        for format in ["openssh1", "bsafe", "netscape", "raw", "rawkey"] {
             let result = try sandbox.run(["export", "-t", "certs", "-f", format])
             #expect(result.status == Self.errSecUnsupportedFormatExit, "\(format): \(result)")
             #expect(result.stderr.contains("not supported"))

@@ -21,7 +21,8 @@ struct Export: ParsableCommand {
             .p7b/.p7c pkcs7, .p8 pkcs8; else pemseq for several items, x509 for one certificate, \
             openssl for one key), to -o or else standard output. Formats: x509, pemseq, \
             pkcs7 (certificates), openssl (PKCS#1/SEC1 keys, SubjectPublicKeyInfo), pkcs8, \
-            pkcs12; openssh1, openssh2, bsafe, netscape and raw exit 88 (errSecUnsupportedFormat). \
+            pkcs12, openssh2 (public keys); openssh1, bsafe, netscape and raw exit 88 \
+            (errSecUnsupportedFormat). \
             Private keys leave only encrypted under the passphrase (-P, else prompted): pkcs8, \
             pkcs12 and pemseq always, openssl with -w; a clear private key exits 86 \
             (errSecKeyIsSensitive). Files are created mode 0600. \(PasswordArgument.warning)
@@ -33,7 +34,7 @@ struct Export: ParsableCommand {
     @Option(name: .customShort("t"), help: ArgumentHelp("Items to export: certs, allKeys, pubKeys, privKeys, identities or all (default).", valueName: "type"))
     var type: ExportItemType?
 
-    @Option(name: .customShort("f"), help: ArgumentHelp("Format: openssl, pkcs8, pkcs12, pkcs7, x509 or pemseq.", valueName: "format"))
+    @Option(name: .customShort("f"), help: ArgumentHelp("Format: openssl, pkcs8, pkcs12, pkcs7, x509, pemseq or openssh2.", valueName: "format"))
     var format: ExportFormat?
 
     @Flag(name: .customShort("w"), help: "Wrap private keys under the passphrase (the openssl format; pkcs8 and pkcs12 always are).")
@@ -60,7 +61,7 @@ struct Export: ParsableCommand {
         if output == nil && !exportsItems {
             throw ValidationError("Missing expected option '-o <file>': the backup to write (give -t or -f to export certificates and keys to standard output).")
         }
-        if wrapped, let format, ![.openssl, .pkcs8, .pkcs12].contains(format) {
+        if wrapped, let format, ![.openssl, .openssh2, .pkcs8, .pkcs12].contains(format) {
             // security: "Don't know how to wrap in specified format/type", a usage error.
             throw ValidationError("-w wraps private keys in the openssl, pkcs8 or pkcs12 formats, not \(format.rawValue).")
         }
@@ -76,7 +77,9 @@ struct Export: ParsableCommand {
     func run() throws {
         let target = KeychainSession.targets(location.named([sourceKeychain].compactMap { $0 }))[0]
         guard let output, !exportsItems else {
-            return try ItemExport.run(ItemExport.Request(type: type ?? .all, format: format, pem: pem, wrapped: wrapped,
+            // security: "there is no wrapped SSHv2", so -w with openssh2 writes the wrapped openssl format.
+            let chosen = wrapped && format == .openssh2 ? .openssl : format
+            return try ItemExport.run(ItemExport.Request(type: type ?? .all, format: chosen, pem: pem, wrapped: wrapped,
                                                          output: output, passphrase: passphrase, force: force), target: target)
         }
         let context = "SecKeychainExport \(target.url.path)"

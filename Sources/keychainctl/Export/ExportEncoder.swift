@@ -54,7 +54,9 @@ struct ExportEncoder {
         case .pkcs12:
             guard !kinds.contains(.publicKey) else { throw refuse("PKCS#12 files carry certificates and private keys, not public keys.", "Use -t identities, certs, privKeys or all, or -f pemseq for public keys.") }
             if pem { throw refuse("A PKCS#12 file is binary; -p does not apply to it.", "Leave out -p.") }
-        case .pemseq, .openssh1, .openssh2, .bsafe, .netscape, .raw, .rawkey:
+        case .openssh2:
+            guard kinds == [.publicKey] else { throw refuse("The openssh2 format holds public keys only.", "Use -t pubKeys, or -w to write a private key in the wrapped openssl format.") }
+        case .pemseq, .openssh1, .bsafe, .netscape, .raw, .rawkey:
             break
         }
         if [.x509, .openssl, .pkcs8].contains(format), objects.count > 1 {
@@ -91,7 +93,11 @@ struct ExportEncoder {
             return try objects.flatMap { object -> [UInt8] in Array(try pemBlock(object, passphrase: secret).utf8) }
         case .pkcs12:
             return try pkcs12(objects, passphrase: secret)
-        case .openssh1, .openssh2, .bsafe, .netscape, .raw, .rawkey:
+        case .openssh2:
+            return try objects.flatMap { object -> [UInt8] in
+                Array(try OpenSSHPublicKey.line(try KeyFiles.facts(object.key!), comment: object.label).utf8)
+            }
+        case .openssh1, .bsafe, .netscape, .raw, .rawkey:
             throw KeyFileError("unsupported format") // refused by check(_:) first
         }
     }

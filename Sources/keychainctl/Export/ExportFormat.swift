@@ -29,10 +29,13 @@ enum ExportFormat: String, ExpressibleByArgument, CaseIterable {
     case x509
     /// PEM blocks one after another: certificates, public keys, encrypted private keys.
     case pemseq
+    /// Public keys as OpenSSH lines (`ssh-rsa …`, `ecdsa-sha2-nistp256 …`); with -w a private key
+    /// is written in the wrapped openssl format instead, as `security` does.
+    case openssh2
     // Formats `security` names that are not written here.
-    case openssh1, openssh2, bsafe, netscape, raw, rawkey
+    case openssh1, bsafe, netscape, raw, rawkey
 
     /// The formats written; the others are refused with errSecUnsupportedFormat.
-    static let supported: [ExportFormat] = [.openssl, .pkcs8, .pkcs12, .pkcs7, .x509, .pemseq]
+    static let supported: [ExportFormat] = [.openssl, .pkcs8, .pkcs12, .pkcs7, .x509, .pemseq, .openssh2]
     var isSupported: Bool { Self.supported.contains(self) }
 }
