@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `export`: writes an encrypted backup of a keychain's items, or (with `security`'s -t, -f, -w,
-/// -p, no -o, or an -o file named like a certificate or key file) its certificates and keys
+/// -p, or an -o file named like a certificate or key file) its certificates and keys
 /// (``ItemExport``).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -63,7 +63,7 @@ struct Export: ParsableCommand {
         }
         if wrapped, let format, ![.openssl, .openssh2, .pkcs8, .pkcs12].contains(format) {
             // security: "Don't know how to wrap in specified format/type", a usage error.
-            throw ValidationError("-w wraps private keys in the openssl, pkcs8 or pkcs12 formats, not \(format.rawValue).")
+            throw ValidationError("-w wraps private keys in the openssl, openssh2, pkcs8 or pkcs12 formats, not \(format.rawValue).")
         }
     }
 
