@@ -29,6 +29,7 @@
 #                                are checked against (SecKeyInteropTests); openssl also makes the
 #                                certificates and PKCS#12 files the certificate tests import
 #   ca-certificates              /etc/ssl/certs, the system anchors SecTrust trusts by default
+#   openssh-client               ssh-keygen reads the public keys `keychainctl export -f openssh2` writes
 #   postgresql                   the sync tests start a PostgreSQL 15 server of their own (initdb, pg_ctl,
 #                                psql) as the sync store
 set -euo pipefail
@@ -36,7 +37,7 @@ packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secr
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev
-          openssl python3-cryptography ca-certificates postgresql)
+          openssl python3-cryptography ca-certificates postgresql openssh-client)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

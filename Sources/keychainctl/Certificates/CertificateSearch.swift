@@ -53,14 +53,6 @@ enum CertificateSearch {
 
     /// PEM text of a certificate, 64 columns as openssl and `security -p` write it.
     static func pem(_ der: Data) -> String {
-        let base64 = der.base64EncodedString()
-        var lines: [String] = []
-        var index = base64.startIndex
-        while index < base64.endIndex {
-            let next = base64.index(index, offsetBy: 64, limitedBy: base64.endIndex) ?? base64.endIndex
-            lines.append(String(base64[index..<next]))
-            index = next
-        }
-        return "-----BEGIN CERTIFICATE-----\n" + lines.joined(separator: "\n") + "\n-----END CERTIFICATE-----\n"
+        PEMArmour.text(label: "CERTIFICATE", der: der)
     }
 }

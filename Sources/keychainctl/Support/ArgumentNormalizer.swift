@@ -26,10 +26,15 @@ enum ArgumentNormalizer {
         "--with", "--name", "--output", "--systemd-key", "--pcrs", "--seal", "--credential",
     ]
 
+    /// Letters that are value options elsewhere but plain flags in these subcommands
+    /// (`export -w -P`: -P follows the flag -w, it is not its value).
+    static let flagsOf: [String: Set<String>] = ["export": ["-w", "-p"]]
+
     static func normalize(_ arguments: [String]) -> [String] {
         guard let command = arguments.first, let flags = passwordFlags[command],
               let last = arguments.last, arguments.count >= 2, flags.contains(last) else { return arguments }
-        if arguments.count >= 3 && valueOptions.contains(arguments[arguments.count - 2]) {
+        let before = arguments.count >= 3 ? arguments[arguments.count - 2] : ""
+        if valueOptions.contains(before) && !(flagsOf[command]?.contains(before) ?? false) {
             // `-a -w`: the flag is the account's value, not a password flag.
             return arguments
         }

@@ -1,0 +1,44 @@
+import Foundation
+import KeychainServices
+
+/// The key forms `export` writes besides export-key's PKCS#8 and SubjectPublicKeyInfo (which
+/// come from ``KeyFiles/write(_:encoding:)``, so both commands write the same bytes).
+extension KeyFiles {
+    /// What a key is, from its attributes, and its external representation.
+    struct KeyFacts {
+        let isPrivate: Bool
+        let isRSA: Bool
+        let bits: Int
+        let external: [UInt8]
+    }
+
+    static func facts(_ key: SecKey) throws -> KeyFacts {
+        var error: Unmanaged<CFError>?
+        guard let attributes = SecKeyCopyAttributes(key) as? [String: Any],
+              let external = SecKeyCopyExternalRepresentation(key, &error) as Data? else {
+            throw KeyFileError("the key cannot be exported")
+        }
+        return KeyFacts(isPrivate: attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String,
+                        isRSA: attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeRSA as String,
+                        bits: (attributes[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue ?? 0,
+                        external: Array(external))
+    }
+
+    /// OpenSSL's traditional form and its PEM label: PKCS#1 `RSAPrivateKey` or SEC1
+    /// `ECPrivateKey` for private keys; SubjectPublicKeyInfo for public keys, as `security`'s
+    /// openssl format has them.
+    static func traditional(_ key: SecKey) throws -> (der: [UInt8], label: String) {
+        let facts = try facts(key)
+        guard facts.isPrivate else { return (Array(try write(key, encoding: .der)), "PUBLIC KEY") }
+        if facts.isRSA { return (facts.external, "RSA PRIVATE KEY") }
+        guard let sec1 = ECPrivateKeyEncoding.sec1(x963: facts.external, bits: facts.bits) else {
+            throw KeyFileError("the key's curve is not P-256, P-384 or P-521")
+        }
+        return (sec1, "EC PRIVATE KEY")
+    }
+
+    /// A private key's PKCS#8 PrivateKeyInfo, or a public key's SubjectPublicKeyInfo (DER).
+    static func standard(_ key: SecKey) throws -> [UInt8] {
+        Array(try write(key, encoding: .der))
+    }
+}
