@@ -1,7 +1,7 @@
 """What one libsecret lookup costs each Secret Service daemon, in messages and in instructions.
 
 usage: secret_service_instructions.py --keychaind PATH [--items 1000] [--lookups 300] [--gkr]
-                                      [--trace-only] [--callgrind-out FILE]
+                                      [--trace-only] [--strace] [--callgrind-out FILE]
 
 Not timed, so the shared machine's load does not move the figures:
 
@@ -108,6 +108,23 @@ def callgrind(ours, args):
     return total // args.lookups
 
 
+def syscalls(ours, args):
+    """System calls keychaind makes per lookup: `strace -c` attached for the lookups only."""
+    warm = [[filler(i), secret(i)] for i in range(0, args.items, max(1, args.items // 50))]
+    ours.ask(op="lookup", pairs=warm)
+    out = os.path.join(ours.root, "strace.txt")
+    tracer = ss.start(["strace", "-c", "-f", "-p", str(ours.daemon.pid), "-o", out],
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    time.sleep(1.0)
+    step = max(1, args.items // args.lookups)
+    pairs = [[filler((i * step + 7) % args.items), secret((i * step + 7) % args.items)] for i in range(args.lookups)]
+    ours.ask(op="lookup", pairs=pairs)
+    tracer.send_signal(2)
+    tracer.wait(30)
+    print(f"\nkeychaind's system calls over {args.lookups} lookups (strace -c):")
+    print(open(out).read())
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--keychaind", required=True)
@@ -116,6 +133,7 @@ def main():
     p.add_argument("--gkr", action="store_true", help="also trace gnome-keyring-daemon")
     p.add_argument("--trace-only", action="store_true")
     p.add_argument("--callgrind-out")
+    p.add_argument("--strace", action="store_true", help="also count keychaind's system calls per lookup")
     p.add_argument("--keep", action="store_true", help="keep the work folder")
     args = p.parse_args()
     work = tempfile.mkdtemp(prefix="swift-keychain-ssi.", dir="/var/tmp")
@@ -134,6 +152,8 @@ def main():
             show(prov.label, headers, sizes)
         if gkr:
             gkr.stop()
+        if args.strace:
+            syscalls(ours, args)
         if not args.trace_only:
             callgrind(ours, args)
     finally:
