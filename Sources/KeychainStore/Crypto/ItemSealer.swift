@@ -123,8 +123,8 @@ enum ItemSealer {
 
     // The authenticated data is built from byte pieces rather than an interpolated string,
     // which cost an add several thousand instructions; the bytes are the same. The fixed pieces
-    // are made once (appending a string's UTF-8 view goes through it byte by byte), and so is
-    // each table's name followed by its slash.
+    // are made once (appending a string's UTF-8 view goes through it byte by byte), and the
+    // table's name is copied from the string's own buffer.
 
     private static let contentPrefix = Array("swift-keychain/".utf8)
     private static let wrapPrefix = Array("swift-keychain/wrap/".utf8)
