@@ -1,26 +1,34 @@
 #!/bin/bash
-# CPU instructions per SecItemAdd, counted by valgrind's callgrind: a figure that does not move
-# with this shared machine's fast and slow phases, for comparing two versions of the engine.
+# CPU instructions per SecItemAdd and per SecItemCopyMatching, counted by valgrind's callgrind:
+# figures that do not move with this shared machine's fast and slow phases, for comparing two
+# versions of the engine.
 #
 #   Benchmarks/instructions.sh                 this working tree
 #   Benchmarks/instructions.sh REV [REV...]    each git revision (built in a temporary worktree),
 #                                              then this working tree, side by side
 #   --no-install                               skip apt-get (valgrind already installed)
+#   --lookup-items N                           the keychain size for the lookup figure (1000)
 #
 # Each version's release keychain-bench fills a fresh keychain on tmpfs to 1,000 and to 2,000
 # items under callgrind; (instructions at 2,000 - at 1,000) / 1,000 is the cost of one add,
-# start-up and keychain creation cancelled out. User-space instructions only (SQLite, the Swift
+# start-up and keychain creation cancelled out. Lookups likewise: one keychain filled to
+# --lookup-items items (outside callgrind), then `keychain-bench memory-child` doing 500 and 1,500
+# random lookups by service and account with data (SecItemCopyMatching, kSecReturnData; the
+# query dictionary built and the result cast as a caller does); the difference / 1,000 is one
+# lookup. User-space instructions only (SQLite, the Swift
 # runtime, Foundation and swift-crypto included; the kernel's side of fsync and locks is not).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-INSTALL=1; REVS=()
-for a in "$@"; do
-  case "$a" in
+INSTALL=1; REVS=(); LOOKUP_ITEMS=1000
+while [ $# -gt 0 ]; do
+  case "$1" in
     --no-install) INSTALL=0 ;;
-    -*) echo "usage: $0 [--no-install] [REV...]" >&2; exit 2 ;;
-    *) REVS+=("$a") ;;
+    --lookup-items) LOOKUP_ITEMS=$2; shift ;;
+    -*) echo "usage: $0 [--no-install] [--lookup-items N] [REV...]" >&2; exit 2 ;;
+    *) REVS+=("$1") ;;
   esac
+  shift
 done
 if [ "$INSTALL" = 1 ] && ! command -v valgrind > /dev/null; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -48,10 +56,24 @@ count() {
   rm -rf "$dir"
 }
 
+# Instructions of $3 lookups with binary $1 in the filled keychain of folder $2.
+count_lookups() {
+  local out; out=$(mktemp "$WORK/lookups.XXXXXX")
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$1" memory-child --keychain "$2/k.keychain-db" \
+    --device-key "$2/device-key" --items "$LOOKUP_ITEMS" --lookups "$3" > /dev/null 2> "$out.err"
+  grep -E "^(summary|totals):" "$out" | head -1 | awk '{print $2}'
+  rm -f "$out" "$out.err"
+}
+
 measure() {
-  local binary=$1 name=$2 a b
+  local binary=$1 name=$2 a b dir
   a=$(count "$binary" 1000); b=$(count "$binary" 2000)
   echo "$name: $(( (b - a) / 1000 )) instructions per SecItemAdd"
+  dir=$(mktemp -d "$WORK/lookup.XXXXXX")
+  "$binary" fill --keychain "$dir/k.keychain-db" --device-key "$dir/device-key" --items "$LOOKUP_ITEMS" > /dev/null
+  a=$(count_lookups "$binary" "$dir" 500); b=$(count_lookups "$binary" "$dir" 1500)
+  echo "$name: $(( (b - a) / 1000 )) instructions per SecItemCopyMatching (service + account, with data; $LOOKUP_ITEMS items)"
+  rm -rf "$dir"
 }
 
 for r in "${REVS[@]}"; do

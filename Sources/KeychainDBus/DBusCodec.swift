@@ -193,7 +193,7 @@ enum DBusCodec {
             try checkSignature("a" + elementSignature, single: true)
             let fixed = elementSignature.utf8.count == 1 && "ybnqiuxtdh".utf8.contains(elementSignature.utf8.first!)
             for element in elements {
-                guard element.signature == elementSignature else {
+                guard element.hasSignature(elementSignature) else {
                     throw DBusError.invalidArgs("an element of an array of \"\(elementSignature.prefix(64))\" has signature \"\(element.signature.prefix(64))\"")
                 }
                 try check(element, depth: fixed ? depth : depth + 1)

@@ -39,6 +39,57 @@ package indirect enum DBusValue: Sendable, Hashable {
         case .variant: "v"
         }
     }
+
+    /// Whether ``signature`` is `expected`, found by walking both rather than building the
+    /// string (encoding checks every element of an array against the array's element
+    /// signature, and building each element's signature was most of that check's cost).
+    package func hasSignature(_ expected: String) -> Bool {
+        var expected = expected
+        return expected.withUTF8 { bytes in
+            var position = 0
+            return matchSignature(bytes, &position) && position == bytes.count
+        }
+    }
+
+    /// Matches this value's signature against `bytes` from `position`, moving past it.
+    private func matchSignature(_ bytes: UnsafeBufferPointer<UInt8>, _ position: inout Int) -> Bool {
+        func take(_ code: Unicode.Scalar) -> Bool {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: code) else { return false }
+            position += 1
+            return true
+        }
+        switch self {
+        case .byte: return take("y")
+        case .boolean: return take("b")
+        case .int16: return take("n")
+        case .uint16: return take("q")
+        case .int32: return take("i")
+        case .uint32: return take("u")
+        case .int64: return take("x")
+        case .uint64: return take("t")
+        case .double: return take("d")
+        case .string: return take("s")
+        case .objectPath: return take("o")
+        case .signature: return take("g")
+        case .bytes: return take("a") && take("y")
+        case .array(let element, _):
+            guard take("a") else { return false }
+            var element = element
+            return element.withUTF8 { elementBytes in
+                guard bytes.count - position >= elementBytes.count else { return false }
+                for index in elementBytes.indices where bytes[position + index] != elementBytes[index] { return false }
+                position += elementBytes.count
+                return true
+            }
+        case .dictEntry(let key, let value):
+            return take("{") && key.matchSignature(bytes, &position) && value.matchSignature(bytes, &position) && take("}")
+        case .structure(let fields):
+            guard take("(") else { return false }
+            for field in fields where !field.matchSignature(bytes, &position) { return false }
+            return take(")")
+        case .variant: return take("v")
+        }
+    }
 }
 
 extension DBusValue {

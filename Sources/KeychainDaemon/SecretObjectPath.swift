@@ -17,35 +17,60 @@ package enum SecretObjectPath: Equatable, Sendable {
 
     /// The object at `path`, or nil for a path outside the tree (or malformed inside it).
     package init?(_ path: String) {
-        if path == SecretServiceNames.root {
-            self = .service
-            return
-        }
-        // Byte by byte: paths are ASCII by D-Bus's rules, and String's Unicode-aware prefix test
-        // and split were a few percent of a lookup's time in the daemon.
-        let bytes = path.utf8
-        func elements(after prefix: String) -> [Substring]? {
-            guard bytes.starts(with: prefix.utf8) else { return nil }
-            let rest = bytes.dropFirst(prefix.utf8.count)
-            let parts = rest.split(separator: UInt8(ascii: "/"), maxSplits: 2, omittingEmptySubsequences: false)
-            guard (1...2).contains(parts.count), parts.allSatisfy({ !$0.isEmpty }) else { return nil }
-            return parts.map { Substring($0) }
-        }
-        if let parts = elements(after: SecretServiceNames.collectionPrefix) {
-            self = Self.collectionOrItem(.name(String(parts[0])), parts)
-        } else if let parts = elements(after: SecretServiceNames.aliasPrefix) {
-            self = Self.collectionOrItem(.alias(String(parts[0])), parts)
-        } else if let parts = elements(after: SecretServiceNames.sessionPrefix), parts.count == 1 {
-            self = .session(String(parts[0]))
-        } else if let parts = elements(after: SecretServiceNames.promptPrefix), parts.count == 1 {
-            self = .prompt(String(parts[0]))
-        } else {
-            return nil
-        }
+        // On the string's own UTF-8 bytes: paths are ASCII by D-Bus's rules, and every lookup
+        // parses two of them (the item's, the session's), where String's Unicode-aware prefix
+        // test and split, then generic byte-view ones, cost a few percent of the daemon's work.
+        var path = path
+        guard let parsed = path.withUTF8({ Self.parse($0) }) else { return nil }
+        self = parsed
     }
 
-    private static func collectionOrItem(_ reference: CollectionReference, _ parts: [Substring]) -> SecretObjectPath {
-        parts.count == 1 ? .collection(reference) : .item(reference, id: String(parts[1]))
+    private static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> SecretObjectPath? {
+        let root = PathBytes.root
+        if bytes.count == root.count, hasPrefix(bytes, root) { return .service }
+        if let parts = elements(bytes, after: PathBytes.collection) {
+            return collectionOrItem(.name(parts.first), parts.second)
+        }
+        if let parts = elements(bytes, after: PathBytes.alias) {
+            return collectionOrItem(.alias(parts.first), parts.second)
+        }
+        if let parts = elements(bytes, after: PathBytes.session), parts.second == nil { return .session(parts.first) }
+        if let parts = elements(bytes, after: PathBytes.prompt), parts.second == nil { return .prompt(parts.first) }
+        return nil
+    }
+
+    /// The tree's prefixes as bytes, made once.
+    private enum PathBytes {
+        static let root = Array(SecretServiceNames.root.utf8)
+        static let collection = Array(SecretServiceNames.collectionPrefix.utf8)
+        static let alias = Array(SecretServiceNames.aliasPrefix.utf8)
+        static let session = Array(SecretServiceNames.sessionPrefix.utf8)
+        static let prompt = Array(SecretServiceNames.promptPrefix.utf8)
+    }
+
+    private static func hasPrefix(_ bytes: UnsafeBufferPointer<UInt8>, _ prefix: [UInt8]) -> Bool {
+        guard bytes.count >= prefix.count else { return false }
+        for index in prefix.indices where bytes[index] != prefix[index] { return false }
+        return true
+    }
+
+    /// What follows `prefix`: one element, or two separated by a slash, none of them empty;
+    /// nil for anything else (no such prefix, an empty element, a third element).
+    private static func elements(_ bytes: UnsafeBufferPointer<UInt8>, after prefix: [UInt8]) -> (first: String, second: String?)? {
+        guard hasPrefix(bytes, prefix) else { return nil }
+        let rest = UnsafeBufferPointer(rebasing: bytes[prefix.count...])
+        guard !rest.isEmpty else { return nil }
+        let slash = UInt8(ascii: "/")
+        guard let split = rest.firstIndex(of: slash) else { return (String(decoding: rest, as: UTF8.self), nil) }
+        let first = UnsafeBufferPointer(rebasing: rest[..<split])
+        let second = UnsafeBufferPointer(rebasing: rest[(split + 1)...])
+        guard !first.isEmpty, !second.isEmpty, !second.contains(slash) else { return nil }
+        return (String(decoding: first, as: UTF8.self), String(decoding: second, as: UTF8.self))
+    }
+
+    private static func collectionOrItem(_ reference: CollectionReference, _ id: String?) -> SecretObjectPath {
+        guard let id else { return .collection(reference) }
+        return .item(reference, id: id)
     }
 
     /// The canonical path of a collection.

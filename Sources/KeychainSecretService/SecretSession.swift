@@ -91,7 +91,16 @@ package struct SecretSession: Sendable {
     /// and the AES-128-CBC ciphertext of the PKCS#7-padded secret.
     package func encode(_ secret: Data) throws(SessionError) -> (parameters: Data, value: Data) {
         guard let key else { return (Data(), secret) }
-        return try Self.encrypt(secret, key: key, iv: AES._CBC.IV())
+        return try Self.encrypt(secret, key: key, iv: Self.freshIV())
+    }
+
+    /// A fresh random IV from one getrandom(2) call: swift-crypto's own `IV()` makes two (one per
+    /// 8 bytes), and every secret a DH session returns needs one.
+    private static func freshIV() -> AES._CBC.IV {
+        var bytes = [UInt8](repeating: 0, count: blockSize)
+        let filled = bytes.withUnsafeMutableBytes { Int(cks_random_bytes($0.baseAddress!, $0.count)) }
+        guard filled == blockSize, let iv = try? AES._CBC.IV(ivBytes: bytes) else { return AES._CBC.IV() }
+        return iv
     }
 
     /// `encode` with a chosen 16-byte IV, for known-answer tests.

@@ -35,7 +35,12 @@ enum QueryParser {
         // Security sizes the query before reading any key, so an oversized dictionary is
         // errSecParam whatever else is wrong with it.
         let otherKeys = dictionary.count - entries.count
-        guard querySize(entries.map(\.0), for: query.requestClass) + otherKeys <= queryKeyLimit else { throw StatusError(errSecParam) }
+        // The exact size looks every key up in the class's schema; a query within the limit even
+        // if every key counted (the usual few-key query) needs no look-up: the size never exceeds
+        // the schema's count plus the keys.
+        if querySize([], for: query.requestClass) + entries.count + otherKeys > queryKeyLimit {
+            guard querySize(entries.map(\.0), for: query.requestClass) + otherKeys <= queryKeyLimit else { throw StatusError(errSecParam) }
+        }
         if let badKey { throw badKey }
         for (key, value) in entries {
             try apply(key, value, to: &query, operation: operation)

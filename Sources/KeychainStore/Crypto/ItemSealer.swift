@@ -122,7 +122,26 @@ enum ItemSealer {
     }
 
     // The authenticated data is built from byte pieces rather than an interpolated string,
-    // which cost an add several thousand instructions; the bytes are the same.
+    // which cost an add several thousand instructions; the bytes are the same. The fixed pieces
+    // are made once (appending a string's UTF-8 view goes through it byte by byte), and the
+    // table's name is copied from the string's own buffer.
+
+    private static let contentPrefix = Array("swift-keychain/".utf8)
+    private static let wrapPrefix = Array("swift-keychain/wrap/".utf8)
+    private static let presencePiece = Array("presence/".utf8)
+    private static let boundPiece = Array("bound/".utf8)
+    private static let attributesPiece = Array("\(Part.attributes.rawValue)/".utf8)
+    private static let secretPiece = Array("\(Part.secret.rawValue)/".utf8)
+    private static func partPiece(_ part: Part) -> [UInt8] { part == .attributes ? attributesPiece : secretPiece }
+    /// "<class number>/" for every protection class.
+    private static let classPieces: [ProtectionClass: [UInt8]] =
+        Dictionary(uniqueKeysWithValues: ProtectionClass.allCases.map { ($0, Array("\($0.rawValue)/".utf8)) })
+
+    private static func appendTable(_ table: String, to aad: inout [UInt8]) {
+        var table = table
+        table.withUTF8 { aad.append(contentsOf: $0) }
+        aad.append(0x2f)
+    }
 
     /// "swift-keychain/[presence/|bound/]<part>/<table>/" followed by the persistent reference.
     private static func contentAAD(_ part: Part, _ table: String, _ persistentRef: Data, _ format: UInt8) -> [UInt8] {
@@ -130,13 +149,11 @@ enum ItemSealer {
         // plain one, or the reverse, fails to open instead of being misread.
         var aad: [UInt8] = []
         aad.reserveCapacity(48 + persistentRef.count)
-        aad += "swift-keychain/".utf8
-        if format == presenceFormat { aad += "presence/".utf8 }
-        if format == boundFormat { aad += "bound/".utf8 }
-        aad += part.rawValue.utf8
-        aad.append(0x2f)
-        aad += table.utf8
-        aad.append(0x2f)
+        aad += contentPrefix
+        if format == presenceFormat { aad += presencePiece }
+        if format == boundFormat { aad += boundPiece }
+        aad += partPiece(part)
+        appendTable(table, to: &aad)
         persistentRef.withUnsafeBytes { aad.append(contentsOf: $0) }
         return aad
     }
@@ -145,13 +162,10 @@ enum ItemSealer {
     private static func wrapAAD(_ part: Part, _ table: String, _ persistentRef: Data, _ protection: ProtectionClass) -> [UInt8] {
         var aad: [UInt8] = []
         aad.reserveCapacity(48 + persistentRef.count)
-        aad += "swift-keychain/wrap/".utf8
-        aad += part.rawValue.utf8
-        aad.append(0x2f)
-        aad += table.utf8
-        aad.append(0x2f)
-        aad += String(protection.rawValue).utf8
-        aad.append(0x2f)
+        aad += wrapPrefix
+        aad += partPiece(part)
+        appendTable(table, to: &aad)
+        aad += classPieces[protection]!
         persistentRef.withUnsafeBytes { aad.append(contentsOf: $0) }
         return aad
     }

@@ -30,6 +30,20 @@ package struct ItemQuery: Sendable {
         if filters[AttributeName.tombstone] == nil { filters[AttributeName.tombstone] = .integer(0) }
         return filters
     }
+
+    /// ``effectiveFilters`` in the order of their names, built as one array (without a second
+    /// dictionary: a search reads them once, in this order).
+    var sortedEffectiveFilters: [(key: String, value: AttributeValue)] {
+        var entries: [(key: String, value: AttributeValue)] = []
+        entries.reserveCapacity(filters.count + 2)
+        for entry in filters { entries.append(entry) }
+        if filters[AttributeName.synchronizable] == nil && !anySynchronizable && persistentReference == nil {
+            entries.append((AttributeName.synchronizable, .integer(0)))
+        }
+        if filters[AttributeName.tombstone] == nil { entries.append((AttributeName.tombstone, .integer(0))) }
+        entries.sort { $0.key < $1.key }
+        return entries
+    }
 }
 
 /// One item as the engine returns it.

@@ -35,17 +35,23 @@ extension KeychainFile.State {
     func selection(_ query: ItemQuery, identity: ClientIdentity) throws(KeychainStoreError) -> RowSelection {
         let table = ItemTable(query.itemClass)
         let schema = table.schema
+        // Sized once: a lookup has a handful of each (growing them one append at a time was a
+        // few percent of a lookup).
+        let expected = query.filters.count + 4
         var conditions: [String] = []
+        conditions.reserveCapacity(expected + identity.accessGroups.count)
         var arguments: [SQLiteStatement.Value] = []
+        arguments.reserveCapacity(expected + identity.accessGroups.count)
         // Filters answered by SQL through a column: re-checked on the decrypted attributes,
         // because the columns are not authenticated (a row whose columns were swapped with
         // another's must not be taken for it).
         var indexedFilters: [(String, AttributeValue, AttributeKind)] = []
+        indexedFilters.reserveCapacity(expected)
         // Filters on attributes without a column: checked only on the decrypted attributes.
         var postFilters: [(String, AttributeValue, AttributeKind)] = []
         var pairFirst: Data?, pairSecond: Data?
 
-        for (name, value) in query.effectiveFilters.sorted(by: { $0.key < $1.key }) {
+        for (name, value) in query.sortedEffectiveFilters {
             guard let attribute = schema.attribute(name) else { throw .noSuchAttribute(name) }
             switch name {
             case AttributeName.accessGroup:
@@ -117,8 +123,7 @@ extension KeychainFile.State {
         let selection = try selection(query, identity: identity)
         let (conditions, arguments, indexedFilters, postFilters) = (selection.conditions, selection.arguments,
                                                                     selection.indexedFilters, selection.postFilters)
-        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
-        let statement = try db.statement("SELECT rowid, persistref, keyclass, meta, secret FROM \(table.name)\(whereClause) ORDER BY rowid")
+        let statement = try db.statement(selectSQL("rowid, persistref, keyclass, meta, secret", table, conditions))
         statement.bind(arguments)
 
         var rows: [MatchedRow] = []
@@ -185,6 +190,20 @@ extension KeychainFile.State {
             throw .decode("the matching item failed its integrity check (the keychain file was modified or damaged)")
         }
         return rows
+    }
+
+    /// `SELECT columns FROM table WHERE conditions ORDER BY rowid`, joined once per shape of
+    /// query and remembered (joining it again cost every lookup several thousand instructions).
+    /// The conditions are fixed texts with `?` placeholders, never values, so the few shapes a
+    /// program uses are all there is to remember; bounded all the same.
+    func selectSQL(_ columns: String, _ table: ItemTable, _ conditions: [String]) -> String {
+        let shape = KeychainFile.SelectShape(columns: columns, table: table.name, conditions: conditions)
+        if let known = selectTexts[shape] { return known }
+        let whereClause = conditions.isEmpty ? "" : " WHERE " + conditions.joined(separator: " AND ")
+        let sql = "SELECT \(columns) FROM \(table.name)\(whereClause) ORDER BY rowid"
+        if selectTexts.count >= 128 { selectTexts.removeAll(keepingCapacity: true) }
+        selectTexts[shape] = sql
+        return sql
     }
 
     /// The blind index of a value that many calls repeat, remembered: a caller's access groups,
@@ -453,8 +472,7 @@ extension KeychainFile {
             let selection = try state.selection(query, identity: identity)
             guard selection.postFilters.isEmpty else { return nil }
             let table = ItemTable(query.itemClass)
-            let whereClause = selection.conditions.isEmpty ? "" : " WHERE " + selection.conditions.joined(separator: " AND ")
-            let statement = try state.db.statement("SELECT persistref FROM \(table.name)\(whereClause) ORDER BY rowid")
+            let statement = try state.db.statement(state.selectSQL("persistref", table, selection.conditions))
             statement.bind(selection.arguments)
             var references: [Data] = []
             while try statement.step() {

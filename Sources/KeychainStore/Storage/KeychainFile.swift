@@ -49,6 +49,8 @@ public final class KeychainFile: Sendable {
         var unlock: UnlockState
         /// Blind indexes of few-valued attributes already computed (``rememberedIndex(_:matchBytes:)``).
         var rememberedIndexes: [RememberedIndexKey: Data] = [:]
+        /// Search SQL already joined, by shape (``selectSQL(_:_:_:)``).
+        var selectTexts: [SelectShape: String] = [:]
 
         init(db: SQLiteConnection, keybag: Keybag, deviceKey: DeviceKey) {
             self.db = db
@@ -59,6 +61,13 @@ public final class KeychainFile: Sendable {
             self.deviceKey = deviceKey
             self.unlock = UnlockState(keychainID: keychainID)
         }
+    }
+
+    /// What a search's SQL text depends on: the columns read, the table, the conditions.
+    struct SelectShape: Hashable {
+        let columns: String
+        let table: String
+        let conditions: [String]
     }
 
     /// A remembered blind index's input: the attribute and its value's match bytes.
