@@ -6,7 +6,7 @@ import PostgresNIO
 /// joining at once do not both create the tables; a database with a newer schema is refused.
 enum ServerSchema {
     /// The newest schema this client writes.
-    static let version: Int32 = 1
+    static let version: Int32 = 2
 
     /// Migrations by the version they lead to; each is a list of statements run in order.
     static let migrations: [Int32: [String]] = [
@@ -62,6 +62,13 @@ enum ServerSchema {
             CREATE TRIGGER sync_records_notify AFTER INSERT OR UPDATE ON sync_records
                 FOR EACH ROW EXECUTE FUNCTION sync_records_notify()
             """,
+        ],
+        // Tombstone collection (docs/sync.md, "Deletes and their collection"): which records are
+        // deletes, and how far each device has pulled.
+        2: [
+            "ALTER TABLE sync_records ADD COLUMN tombstone boolean NOT NULL DEFAULT false",
+            "ALTER TABLE sync_devices ADD COLUMN pulled_revision bigint NOT NULL DEFAULT 0",
+            "CREATE INDEX sync_records_tombstones ON sync_records (group_id, revision) WHERE tombstone",
         ],
     ]
 

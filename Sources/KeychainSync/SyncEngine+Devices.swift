@@ -19,15 +19,8 @@ extension SyncEngine {
         if try state.string(Setting.group) != nil {
             return .alreadyJoined(deviceFingerprint: try deviceFingerprint())
         }
-        let url = try SyncServerURL(urlText)
-        let connection = try await connect(url)
-        do {
-            let outcome = try await join(connection, urlText: urlText, deviceName: deviceName)
-            try? await connection.close()
-            return outcome
-        } catch {
-            try? await connection.close()
-            throw error
+        return try await withConnection(to: try SyncServerURL(urlText)) { connection in
+            try await self.join(connection, urlText: urlText, deviceName: deviceName)
         }
     }
 
