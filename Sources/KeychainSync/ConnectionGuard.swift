@@ -13,31 +13,30 @@ import Synchronization
 /// passes, whichever comes first; the connection is then closed, and a stuck query is left to
 /// the process (it holds no lock: the server rolls back a cut transaction).
 enum ConnectionGuard {
-    static func run<T: Sendable>(_ connection: PostgresConnection, deadline: Double,
-                                 _ work: sending @escaping () async throws -> T) async throws -> T {
+    /// The value of `work` (a task running a connection's work), or an error as soon as the
+    /// connection closes or `deadline` seconds pass; the connection is closed on the deadline.
+    static func value<T: Sendable>(of work: Task<T, any Error>, on connection: PostgresConnection, deadline: Double) async throws -> T {
         let outcome = Once<T>()
         return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             outcome.set(continuation)
-            let task = Task {
-                do { outcome.resume(.success(try await work())) } catch { outcome.resume(.failure(error)) }
-            }
             let timer = Task {
                 try await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
                 outcome.resume(.failure(SyncConnectionError.timedOut("the work was not done after \(Int(deadline)) s")))
-                task.cancel()
+                work.cancel()
                 try? await connection.close()
             }
             connection.closeFuture.whenComplete { _ in
                 timer.cancel()
-                // Let work that is finishing (its answer already read) report its own result.
+                // Work that is finishing (its last answer already read) reports its own result.
                 Task {
                     try? await Task.sleep(nanoseconds: 200_000_000)
                     outcome.resume(.failure(SyncConnectionError.unreachable("the connection to the server was lost")))
                 }
             }
             Task {
-                _ = await task.result
+                let result = await work.result
                 timer.cancel()
+                outcome.resume(result)
             }
         }
     }

@@ -39,7 +39,7 @@ extension SyncEngine {
     /// A round; `pullFirst: false` pushes before pulling, which is what a device does whose
     /// pull raced with another device's push (tests use it to make that race happen).
     func round(pullFirst: Bool) async throws -> RoundReport {
-        try await withConnection { connection in
+        try await withConnection { [self] connection in
             var keys = try await refreshKeys(connection)
             var report = RoundReport()
             for attempt in 0..<5 {

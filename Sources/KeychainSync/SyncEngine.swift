@@ -66,7 +66,7 @@ package actor SyncEngine {
         ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_SYNC_DEADLINE"].flatMap(Double.init) ?? 300
     }
 
-    func withConnection<T: Sendable>(_ body: sending @escaping (PostgresConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: @escaping (PostgresConnection) async throws -> T) async throws -> T {
         guard let text = try state.string(Setting.url) else { throw SyncError.notJoined }
         return try await withConnection(to: try SyncServerURL(text), body)
     }
@@ -74,10 +74,15 @@ package actor SyncEngine {
     /// Connects, runs `body` until it ends, the connection closes or the deadline passes, and
     /// closes the connection.
     func withConnection<T: Sendable>(to url: SyncServerURL,
-                                     _ body: sending @escaping (PostgresConnection) async throws -> T) async throws -> T {
+                                     _ body: @escaping (PostgresConnection) async throws -> T) async throws -> T {
         let connection = try await connect(url)
         do {
-            let result = try await ConnectionGuard.run(connection, deadline: SyncEngine.deadline) { try await body(connection) }
+            // Isolated to this actor, like the caller that formed `body`.
+            let work = Task { [self] in
+                _ = self
+                return try await body(connection)
+            }
+            let result = try await ConnectionGuard.value(of: work, on: connection, deadline: SyncEngine.deadline)
             try? await connection.close()
             return result
         } catch {
