@@ -96,7 +96,8 @@ enum ServerSchema {
             }
             try await connection.query("COMMIT", logger: logger)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            // A query on a closed connection never returns (ConnectionGuard); the server rolls back anyway.
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }

@@ -51,10 +51,12 @@ package actor SyncEngine {
             throw SyncConnectionError.explaining(error, url: url)
         }
         do {
-            try await ServerSchema.migrate(connection, logger: logger)
+            let logger = logger
+            let migration = Task { try await ServerSchema.migrate(connection, logger: logger) }
+            try await ConnectionGuard.value(of: migration, on: connection, deadline: SyncEngine.deadline)
         } catch {
             try? await connection.close()
-            throw error
+            throw SyncConnectionError.explaining(error, url: url)
         }
         return connection
     }

@@ -86,3 +86,23 @@ struct SyncTombstoneTests {
         #expect(try group[0].secret("doomed") == nil && group[1].secret("doomed") == nil)
     }
 }
+
+extension SyncTombstoneTests {
+    @Test("A database at schema 1 is brought to the newest schema by the first client, data kept")
+    func schemaUpgrade() throws {
+        let server = try PostgresServer()
+        defer { server.stop() }
+        // Schema 1 as an older client left it, with a group row in it.
+        try server.sql("CREATE TABLE sync_schema_version (version integer NOT NULL)")
+        for statement in ServerSchema.migrations[1] ?? [] { try server.sql(statement) }
+        try server.sql("INSERT INTO sync_schema_version VALUES (1)")
+        try server.sql("INSERT INTO sync_groups (group_id, epoch, revision) VALUES ('old', 1, 7)")
+
+        let device = try SyncDevice("upgrader")
+        let joined = try device.cli(["join", server.url])
+        #expect(joined.status == 0, "\(joined.output)")
+        #expect(try server.sql("SELECT version FROM sync_schema_version") == String(ServerSchema.version))
+        #expect(try server.sql("SELECT revision FROM sync_groups WHERE group_id = 'old'") == "7")
+        #expect(try server.sql("SELECT count(*) FROM information_schema.columns WHERE column_name IN ('tombstone', 'pulled_revision')") == "2")
+    }
+}
