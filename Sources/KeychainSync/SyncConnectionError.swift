@@ -32,7 +32,7 @@ package enum SyncConnectionError: Error, Sendable, CustomStringConvertible {
             return SyncConnectionError.tls("the server at \(url.redacted) does not offer TLS (sslmode=\(url.tlsMode?.rawValue ?? "disable"))")
         case .failedToAddSSLHandler, .receivedUnencryptedDataAfterSSLRequest:
             return SyncConnectionError.tls("the handshake could not start: \(underlying)")
-        case .connectionError, .uncleanShutdown, .serverClosedConnection:
+        case .connectionError, .uncleanShutdown, .serverClosedConnection, .clientClosedConnection:
             if let reason = tlsReason(underlying) { return SyncConnectionError.tls(reason) }
             if psql.underlying is ChannelError, underlying.contains("connectTimeout") {
                 return SyncConnectionError.timedOut("no connection within \(SyncServerURL.connectTimeout.nanoseconds / 1_000_000_000) s")
@@ -47,7 +47,8 @@ package enum SyncConnectionError: Error, Sendable, CustomStringConvertible {
             }
             return SyncConnectionError.refused("\(message) (SQLSTATE \(state))")
         default:
-            return error
+            // The code names the kind of failure and nothing of the query.
+            return SyncConnectionError.refused("PostgresNIO reports \(psql.code)")
         }
     }
 

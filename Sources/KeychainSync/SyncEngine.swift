@@ -52,7 +52,14 @@ package actor SyncEngine {
         }
         do {
             let logger = logger
-            let migration = Task { try await ServerSchema.migrate(connection, logger: logger) }
+            let migration = Task {
+                // A client that vanishes mid-transaction (a network cut without a reset) would
+                // otherwise hold its group's row lock, and so every other device's push, until
+                // TCP gives up on it hours later: the server ends such a session itself. A push
+                // sends its statements back to back, so only a vanished client comes near this.
+                try await connection.query("SET idle_in_transaction_session_timeout = '60s'", logger: logger)
+                try await ServerSchema.migrate(connection, logger: logger)
+            }
             try await ConnectionGuard.value(of: migration, on: connection, deadline: SyncEngine.deadline)
         } catch {
             try? await connection.close()

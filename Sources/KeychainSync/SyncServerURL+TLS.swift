@@ -19,9 +19,6 @@ extension SyncServerURL {
 
     /// How long establishing a connection (TCP, TLS, authentication) may take before it fails.
     static let connectTimeout: TimeAmount = .seconds(15)
-    /// How long the server lets a session sit inside a transaction without a query (a push sends
-    /// its statements back to back, so only a vanished client comes near it).
-    static let idleInTransactionTimeout = "60s"
 
     /// The connection settings PostgresNIO is given. Throws when the CA file cannot be read.
     func configuration() throws -> PostgresConnection.Configuration {
@@ -33,10 +30,6 @@ extension SyncServerURL {
                                   tls: try tls())
         }
         configuration.options.connectTimeout = SyncServerURL.connectTimeout
-        // A client that vanishes mid-transaction (a network cut without a reset) would otherwise
-        // hold its group's row lock, and so every other device's push, until TCP gives up on it
-        // hours later: the server ends such a session itself.
-        configuration.options.additionalStartupParameters = [("idle_in_transaction_session_timeout", SyncServerURL.idleInTransactionTimeout)]
         return configuration
     }
 
