@@ -26,7 +26,7 @@ package enum SyncConnectionError: Error, Sendable, CustomStringConvertible {
     /// The clearer error for what PostgresNIO threw while connecting, or the error itself.
     static func explaining(_ error: any Error, url: SyncServerURL) -> any Error {
         guard let psql = error as? PSQLError else { return error }
-        let underlying = psql.underlying.map { String(describing: $0) } ?? ""
+        let underlying = psql.underlying.map(words(for:)) ?? ""
         switch psql.code {
         case .sslUnsupported:
             return SyncConnectionError.tls("the server at \(url.redacted) does not offer TLS (sslmode=\(url.tlsMode?.rawValue ?? "disable"))")
@@ -50,6 +50,16 @@ package enum SyncConnectionError: Error, Sendable, CustomStringConvertible {
             // The code names the kind of failure and nothing of the query.
             return SyncConnectionError.refused("PostgresNIO reports \(psql.code)")
         }
+    }
+
+    /// What an error underneath a PostgresNIO error says: its code and the server's message for
+    /// a nested PostgresNIO error (whose own description is a placeholder), else its description.
+    static func words(for error: any Error) -> String {
+        guard let psql = error as? PSQLError else { return String(describing: error) }
+        var text = "\(psql.code)"
+        if let message = psql.serverInfo?[.message] { text += ": \(message)" }
+        if let underlying = psql.underlying { text += " (\(words(for: underlying)))" }
+        return text
     }
 
     /// A sentence for a certificate or handshake failure found in an underlying error's text.

@@ -139,6 +139,19 @@ struct SyncFaultTests {
     func connectionCutMidTransaction() async throws {
         let group = try SyncGroupFixture(devices: 2)
         for index in 0..<3000 { try group[0].add("bulk-\(index)", "secret \(index)") }
+        // The second batch's inserts are slowed down on the server, so that its transaction stays
+        // open long enough for the cut below to find it on any machine (a fast push once ended
+        // before the test could cut it).
+        try group.server.sql("""
+            CREATE FUNCTION slow_second_batch() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF (SELECT count(*) FROM sync_records) BETWEEN \(SyncEngine.pushBatch) AND \(2 * SyncEngine.pushBatch) THEN
+                    PERFORM pg_sleep(0.02);
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER slow_second_batch AFTER INSERT ON sync_records FOR EACH ROW EXECUTE FUNCTION slow_second_batch();
+            """)
         let process = Process()
         process.executableURL = try SyncDevice.executable("keychain-sync")
         process.arguments = ["now", "--keychain", group[0].keychainURL.path]
@@ -160,6 +173,7 @@ struct SyncFaultTests {
             if cut != "t" { try await Task.sleep(nanoseconds: 2_000_000) }
         }
         let exit = process.waitForExit()
+        try group.server.sql("DROP TRIGGER slow_second_batch ON sync_records")
         try errorHandle.close()
         let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         let stored = Int(try group.server.sql("SELECT count(*) FROM sync_records")) ?? -1
