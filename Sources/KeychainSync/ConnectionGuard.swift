@@ -4,14 +4,15 @@ import Synchronization
 
 /// Runs a connection's work so that it ends when the connection does.
 ///
-/// PostgresNIO hands a query to its channel without a write promise; once the channel has
-/// closed (the server went away, a network error, the deadline's close), the query's own
-/// promise is dropped unanswered, so a query started on a closed connection never returns (a
-/// debug build traps on the leaked promise instead). A round cut mid-transaction was seen
-/// waiting forever on its ROLLBACK that way. The work therefore runs in a task of its own,
-/// and the caller gets its result, or an error as soon as the connection closes or the deadline
-/// passes, whichever comes first; the connection is then closed, and a stuck query is left to
-/// the process (it holds no lock: the server rolls back a cut transaction).
+/// PostgresNIO (1.33) hands a query to its channel without a write promise; once the channel has
+/// closed (the server went away, a network error, the deadline's close), nothing answers the
+/// query's own promise, so a query started on a closed connection never returns (seen with a
+/// backend terminated inside a transaction: the next statement waited forever). A push cut
+/// mid-transaction hung that way on its ROLLBACK, and the schema migration at connect too.
+/// The work therefore runs in a task of its own, and the caller gets its result, or an error as
+/// soon as the connection closes or the deadline passes, whichever comes first; the connection
+/// is then closed, and a stuck query is left behind in its task (it holds no lock: the server
+/// rolls back a cut transaction).
 enum ConnectionGuard {
     /// The value of `work` (a task running a connection's work), or an error as soon as the
     /// connection closes or `deadline` seconds pass; the connection is closed on the deadline.
