@@ -6,7 +6,7 @@ import PostgresNIO
 /// joining at once do not both create the tables; a database with a newer schema is refused.
 enum ServerSchema {
     /// The newest schema this client writes.
-    static let version: Int32 = 1
+    static let version: Int32 = 2
 
     /// Migrations by the version they lead to; each is a list of statements run in order.
     static let migrations: [Int32: [String]] = [
@@ -63,6 +63,13 @@ enum ServerSchema {
                 FOR EACH ROW EXECUTE FUNCTION sync_records_notify()
             """,
         ],
+        // Tombstone collection (docs/sync.md, "Deletes and their collection"): which records are
+        // deletes, and how far each device has pulled.
+        2: [
+            "ALTER TABLE sync_records ADD COLUMN tombstone boolean NOT NULL DEFAULT false",
+            "ALTER TABLE sync_devices ADD COLUMN pulled_revision bigint NOT NULL DEFAULT 0",
+            "CREATE INDEX sync_records_tombstones ON sync_records (group_id, revision) WHERE tombstone",
+        ],
     ]
 
     /// Brings the database to ``version``.
@@ -89,7 +96,8 @@ enum ServerSchema {
             }
             try await connection.query("COMMIT", logger: logger)
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            // A query on a closed connection never returns (ConnectionGuard); the server rolls back anyway.
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }

@@ -19,15 +19,8 @@ extension SyncEngine {
         if try state.string(Setting.group) != nil {
             return .alreadyJoined(deviceFingerprint: try deviceFingerprint())
         }
-        let url = try SyncServerURL(urlText)
-        let connection = try await connect(url)
-        do {
-            let outcome = try await join(connection, urlText: urlText, deviceName: deviceName)
-            try? await connection.close()
-            return outcome
-        } catch {
-            try? await connection.close()
-            throw error
+        return try await withConnection(to: try SyncServerURL(urlText)) { [self] connection in
+            try await join(connection, urlText: urlText, deviceName: deviceName)
         }
     }
 
@@ -122,7 +115,7 @@ extension SyncEngine {
     /// Lets a pending device in: wraps the current group key to its public key.
     /// - Returns: the approved device (its fingerprint is what the person compared).
     package func approve(_ name: String) async throws -> Device {
-        try await withConnection { connection in
+        try await withConnection { [self] connection in
             let keys = try await refreshKeys(connection)
             let group = try groupID()
             return try await transaction(connection) {
@@ -152,7 +145,7 @@ extension SyncEngine {
 
     /// Removes a device and re-keys the group so that it reads nothing written afterwards.
     package func removeDevice(_ name: String) async throws -> Device {
-        try await withConnection { connection in
+        try await withConnection { [self] connection in
             let keys = try await refreshKeys(connection)
             let device = try SyncEngine.find(name, in: try await devices(connection).filter { $0.status != "removed" })
             try await rekey(connection, keys: keys, removing: device.id)
@@ -164,7 +157,7 @@ extension SyncEngine {
     /// forgotten. The keychain's items stay as they are.
     package func leave() async throws {
         let device = try deviceID()
-        try await withConnection { connection in
+        try await withConnection { [self] connection in
             do {
                 let keys = try await refreshKeys(connection)
                 try await rekey(connection, keys: keys, removing: device)

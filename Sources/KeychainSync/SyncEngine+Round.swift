@@ -19,12 +19,14 @@ extension SyncEngine {
         package var rejected = 0
         /// Records older than what this device already applied for their id: ignored.
         package var replayed = 0
+        /// Tombstones deleted from the server because every device had pulled them.
+        package var collected = 0
 
         package init() {}
 
         package var description: String {
             "pulled \(pulled) (applied \(applied), kept local \(keptLocal)), pushed \(pushed), conflicts \(conflicts), "
-                + "rejected \(rejected), replayed \(replayed)"
+                + "rejected \(rejected), replayed \(replayed), collected \(collected)"
         }
     }
 
@@ -37,7 +39,7 @@ extension SyncEngine {
     /// A round; `pullFirst: false` pushes before pulling, which is what a device does whose
     /// pull raced with another device's push (tests use it to make that race happen).
     func round(pullFirst: Bool) async throws -> RoundReport {
-        try await withConnection { connection in
+        try await withConnection { [self] connection in
             var keys = try await refreshKeys(connection)
             var report = RoundReport()
             for attempt in 0..<5 {
@@ -46,6 +48,7 @@ extension SyncEngine {
                 try await push(connection, keys: &keys, report: &report)
                 if report.conflicts == before { break }
             }
+            report.collected = try await reportPulledAndCollect(connection)
             try state.transaction { () throws(KeychainStoreError) in
                 try state.setString(Setting.lastSync, ISO8601DateFormatter().string(from: Date()))
                 try state.setInteger(Setting.rejected, (try state.integer(Setting.rejected) ?? 0) + Int64(report.rejected))
@@ -182,21 +185,20 @@ extension SyncEngine {
                     revision += 1
                     let sealed = try currentKeys.seal(SyncItemCodec.encode(item), recordID: recordID, epoch: epoch, revision: revision)
                     var written = 0
-                    let rows: PostgresRowSequence
+                    let tombstone = SyncEngine.isTombstone(item)
                     if let previous = known[recordID] {
-                        rows = try await connection.query(
+                        for try await _ in try await connection.query(
                             """
-                            UPDATE sync_records SET revision = \(revision), epoch = \(epoch), ciphertext = \(sealed), updated_at = now()
+                            UPDATE sync_records SET revision = \(revision), epoch = \(epoch), ciphertext = \(sealed), tombstone = \(tombstone),
+                                updated_at = now()
                             WHERE group_id = \(group) AND record_id = \(recordID) AND revision = \(previous.revision) RETURNING 1
-                            """, logger: logger)
-                    } else {
-                        rows = try await connection.query(
-                            """
-                            INSERT INTO sync_records (group_id, record_id, revision, epoch, ciphertext)
-                            VALUES (\(group), \(recordID), \(revision), \(epoch), \(sealed)) ON CONFLICT DO NOTHING RETURNING 1
-                            """, logger: logger)
+                            """, logger: logger) { written += 1 }
                     }
-                    for try await _ in rows { written += 1 }
+                    // A record never seen, or one whose tombstone was collected since (SyncEngine+Tombstones).
+                    if written == 0, try await insertCollected(connection, group: group, recordID: recordID, revision: revision,
+                                                               epoch: epoch, sealed: sealed, tombstone: tombstone) {
+                        written = 1
+                    }
                     if written == 1 {
                         accepted.append((recordID, SyncEngine.recordState(of: item, revision: revision)))
                     } else {

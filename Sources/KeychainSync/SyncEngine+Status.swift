@@ -32,7 +32,7 @@ extension SyncEngine {
             status.pendingChanges = try pendingChanges(keys: keys).count
         }
         do {
-            status.devices = try await withConnection { connection in try await devices(connection) }
+            status.devices = try await withConnection { [self] connection in try await devices(connection) }
         } catch {
             status.serverProblem = String(describing: error)
         }

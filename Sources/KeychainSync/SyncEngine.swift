@@ -44,40 +44,59 @@ package actor SyncEngine {
     // MARK: Connection
 
     func connect(_ url: SyncServerURL) async throws -> PostgresConnection {
-        let connection = try await PostgresConnection.connect(configuration: url.configuration, id: 1, logger: logger)
+        let connection: PostgresConnection
         do {
-            try await ServerSchema.migrate(connection, logger: logger)
+            connection = try await PostgresConnection.connect(configuration: try url.configuration(), id: 1, logger: logger)
+        } catch {
+            throw SyncConnectionError.explaining(error, url: url)
+        }
+        do {
+            let logger = logger
+            let migration = Task {
+                // A client that vanishes mid-transaction (a network cut without a reset) would
+                // otherwise hold its group's row lock, and so every other device's push, until
+                // TCP gives up on it hours later: the server ends such a session itself. A push
+                // sends its statements back to back, so only a vanished client comes near this.
+                try await connection.query("SET idle_in_transaction_session_timeout = '60s'", logger: logger)
+                try await ServerSchema.migrate(connection, logger: logger)
+            }
+            try await ConnectionGuard.value(of: migration, on: connection, deadline: SyncEngine.deadline)
         } catch {
             try? await connection.close()
-            throw error
+            throw SyncConnectionError.explaining(error, url: url)
         }
         return connection
     }
 
-    /// How long one connection's work may take before it is cut: a server that dies in the
-    /// middle of a round was seen to leave a query waiting forever on a socket whose peer was
-    /// gone. `SWIFT_KEYCHAIN_SYNC_DEADLINE` (seconds) overrides it.
+    /// How long one connection's work may take before it is cut (ConnectionGuard): a peer that
+    /// vanishes without closing the socket leaves a query waiting for an answer that never comes.
+    /// `SWIFT_KEYCHAIN_SYNC_DEADLINE` (seconds) overrides it.
     package static var deadline: Double {
         ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_SYNC_DEADLINE"].flatMap(Double.init) ?? 300
     }
 
-    func withConnection<T: Sendable>(_ body: (PostgresConnection) async throws -> T) async throws -> T {
+    func withConnection<T: Sendable>(_ body: @escaping (PostgresConnection) async throws -> T) async throws -> T {
         guard let text = try state.string(Setting.url) else { throw SyncError.notJoined }
-        let connection = try await connect(try SyncServerURL(text))
-        // Closing the connection fails whatever query is still waiting on it.
-        let deadline = SyncEngine.deadline
-        let watchdog = Task {
-            try await Task.sleep(nanoseconds: UInt64(deadline * 1e9))
-            try? await connection.close()
-        }
-        defer { watchdog.cancel() }
+        return try await withConnection(to: try SyncServerURL(text), body)
+    }
+
+    /// Connects, runs `body` until it ends, the connection closes or the deadline passes, and
+    /// closes the connection.
+    func withConnection<T: Sendable>(to url: SyncServerURL,
+                                     _ body: @escaping (PostgresConnection) async throws -> T) async throws -> T {
+        let connection = try await connect(url)
         do {
-            let result = try await body(connection)
+            // Isolated to this actor, like the caller that formed `body`.
+            let work = Task { [self] in
+                _ = self
+                return try await body(connection)
+            }
+            let result = try await ConnectionGuard.value(of: work, on: connection, deadline: SyncEngine.deadline)
             try? await connection.close()
             return result
         } catch {
             try? await connection.close()
-            throw error
+            throw SyncConnectionError.explaining(error, url: url)
         }
     }
 
@@ -88,7 +107,9 @@ package actor SyncEngine {
             try await connection.query("COMMIT", logger: logger)
             return result
         } catch {
-            _ = try? await connection.query("ROLLBACK", logger: logger)
+            // A closed connection's transaction is rolled back by the server, and a query on it
+            // would never return (ConnectionGuard).
+            if !connection.isClosed { _ = try? await connection.query("ROLLBACK", logger: logger) }
             throw error
         }
     }

@@ -27,8 +27,9 @@ struct KeychainChoice: ParsableArguments {
 
 /// Runs `body`, turning failures into one line on standard error and exit status 1. A command
 /// that is not done a little after the engine's deadline ends the process (every step it took is
-/// a finished transaction): a killed server was seen to leave a query waiting even after its
-/// connection was closed.
+/// a finished transaction), as a last resort: the engine already gives up on a connection that
+/// closed or passed its deadline (ConnectionGuard), but a query PostgresNIO never answers stays
+/// waiting in its task.
 func reporting(bounded: Bool = true, _ body: () async throws -> Void) async throws {
     if bounded {
         let limit = SyncEngine.deadline + 10
@@ -54,7 +55,7 @@ struct Join: AsyncParsableCommand {
     @OptionGroup var choice: KeychainChoice
     @Option(help: "A name for this device, shown to the other devices (default: the host name).")
     var name: String?
-    @Argument(help: "postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE, or postgresql://USER@/DATABASE?host=/socket/folder")
+    @Argument(help: "postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=CA.pem], or postgresql://USER@/DATABASE?host=/socket/folder")
     var url: String
 
     func run() async throws {

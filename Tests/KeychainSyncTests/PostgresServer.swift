@@ -12,6 +12,8 @@ import Glibc
 final class PostgresServer: Sendable {
     static let binaries = "/usr/lib/postgresql/15/bin"
     let folder: URL
+    /// Server settings (`-c name=value …`) beyond the socket-only defaults, such as a TCP port and TLS.
+    let extraOptions: String
     /// The database user the tests connect as.
     static let user = "keychain"
 
@@ -19,7 +21,10 @@ final class PostgresServer: Sendable {
     /// A URL for `keychain-sync join`.
     var url: String { "postgresql://\(PostgresServer.user)@/postgres?host=\(folder.path)" }
 
-    init() throws {
+    /// A fresh cluster; `prepare` runs after initdb and before the first start, with the data
+    /// folder in place (for certificates or pg_hba.conf lines).
+    init(extraOptions: String = "", prepare: (PostgresServer) throws -> Void = { _ in }) throws {
+        self.extraOptions = extraOptions
         try #require(FileManager.default.isExecutableFile(atPath: PostgresServer.binaries + "/initdb"),
                      "PostgreSQL 15 is not installed (scripts/install-system-packages.sh installs it)")
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("kc-pg-\(UInt32.random(in: 0...UInt32.max))")
@@ -31,12 +36,13 @@ final class PostgresServer: Sendable {
         let initdb = try PostgresServer.asServerUser([PostgresServer.binaries + "/initdb", "-D", dataFolder, "-U", PostgresServer.user,
                                                       "-A", "trust", "--no-sync", "-E", "UTF8"])
         try #require(initdb.status == 0, "initdb failed: \(initdb.output)")
+        try prepare(self)
         try start()
     }
 
     /// Starts (or restarts) the server and waits until it accepts connections.
     func start() throws {
-        let options = "-k \(folder.path) -c listen_addresses='' -p 5432 -c fsync=off -c max_connections=50"
+        let options = "-k \(folder.path) -c listen_addresses='' -p 5432 -c fsync=off -c max_connections=50 \(extraOptions)"
         let result = try PostgresServer.asServerUser([PostgresServer.binaries + "/pg_ctl", "-D", dataFolder, "-l", folder.path + "/server.log",
                                                       "-o", options, "-w", "start"])
         try #require(result.status == 0, "pg_ctl start failed: \(result.output) \(log())")

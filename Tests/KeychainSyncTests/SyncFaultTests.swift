@@ -135,22 +135,37 @@ struct SyncFaultTests {
         #expect(Int(try group.server.sql("SELECT count(*) FROM sync_records")) == 3001)
     }
 
-    @Test("The connection cut in the middle of a push transaction: the open batch is rolled back, a retry completes it",
-          .disabled("passed once (22 s), then hung twice on this loaded machine after the engine began reading secrets per changed item; not yet diagnosed"))
+    @Test("The connection cut in the middle of a push transaction: the open batch is rolled back, the round fails at once, a retry completes it")
     func connectionCutMidTransaction() async throws {
         let group = try SyncGroupFixture(devices: 2)
         for index in 0..<3000 { try group[0].add("bulk-\(index)", "secret \(index)") }
+        // The second batch's inserts are slowed down on the server, so that its transaction stays
+        // open long enough for the cut below to find it on any machine (a fast push once ended
+        // before the test could cut it).
+        try group.server.sql("""
+            CREATE FUNCTION slow_second_batch() RETURNS trigger LANGUAGE plpgsql AS $$
+            BEGIN
+                IF (SELECT count(*) FROM sync_records) BETWEEN \(SyncEngine.pushBatch) AND \(2 * SyncEngine.pushBatch) THEN
+                    PERFORM pg_sleep(0.02);
+                END IF;
+                RETURN NULL;
+            END $$;
+            CREATE TRIGGER slow_second_batch AFTER INSERT ON sync_records FOR EACH ROW EXECUTE FUNCTION slow_second_batch();
+            """)
         let process = Process()
         process.executableURL = try SyncDevice.executable("keychain-sync")
         process.arguments = ["now", "--keychain", group[0].keychainURL.path]
         process.environment = group[0].environment
+        let errors = group.server.folder.appendingPathComponent("push.err")
+        _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+        let errorHandle = try FileHandle(forWritingTo: errors)
         process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
+        process.standardError = errorHandle
         try process.run()
-        // Wait until a push transaction is open (its group row is locked), then cut that
-        // connection from the server side, as a network failure would.
+        // Wait until a push transaction is open (its backend waits for the next statement), then
+        // cut that connection from the server side, as a network failure would.
         var cut = ""
-        for _ in 0..<2000 where cut.isEmpty || cut == "f" {
+        while cut != "t" && process.isRunning {
             cut = try group.server.sql("""
                 SELECT coalesce(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity
                 WHERE pid <> pg_backend_pid() AND state = 'idle in transaction' AND datname = 'postgres'
@@ -158,14 +173,26 @@ struct SyncFaultTests {
             if cut != "t" { try await Task.sleep(nanoseconds: 2_000_000) }
         }
         let exit = process.waitForExit()
+        try group.server.sql("DROP TRIGGER slow_second_batch ON sync_records")
+        try errorHandle.close()
+        let message = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
         let stored = Int(try group.server.sql("SELECT count(*) FROM sync_records")) ?? -1
-        // Batches are whole: a cut transaction leaves none of its records behind.
-        #expect(stored % SyncEngine.pushBatch == 0 || stored == 3000, "\(stored) records after the cut")
         #expect(cut == "t", "the push ended before its connection could be cut")
-        #expect(exit.terminationStatus != 0 || stored == 3000)
+        // Batches are whole: a cut transaction leaves none of its records behind.
+        #expect(stored % SyncEngine.pushBatch == 0, "\(stored) records after the cut")
+        // The round fails on the lost connection itself, not on the engine's deadline or the
+        // command's last-resort exit.
+        #expect(exit.terminationReason == .exit && exit.terminationStatus == 1, "\(exit) \(message)")
+        #expect(message.contains("connection"), "\(message)")
+
+        // A local write after the failure, then the next rounds: everything arrives, once.
+        try group[0].add("after-cut", "kept")
         try group.syncAll()
-        #expect(try group[1].contents().count == 3000)
-        #expect(Int(try group.server.sql("SELECT count(*) FROM sync_records")) == 3000)
+        let contents = try group[1].contents()
+        #expect(contents.count == 3001)
+        #expect(contents["bulk-2999"] == "secret 2999" && contents["after-cut"] == "kept")
+        #expect(Int(try group.server.sql("SELECT count(*) FROM sync_records")) == 3001)
+        #expect(try group[0].cli(["status"]).output.contains("pending changes: 0"))
     }
 
     @Test("A removed device reads nothing written after its removal; the others go on")
