@@ -118,6 +118,13 @@ struct Watch: AsyncParsableCommand {
 
     func run() async throws {
         if untilStdinCloses {
+            // keychaind blocks SIGTERM and SIGINT for its own sigwait thread, and a child inherits
+            // that mask: unblock them so that the child can still be stopped like any process.
+            var stopSignals = sigset_t()
+            sigemptyset(&stopSignals)
+            sigaddset(&stopSignals, SIGTERM)
+            sigaddset(&stopSignals, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
             Thread.detachNewThread {
                 while !FileHandle.standardInput.availableData.isEmpty {}
                 Foundation.exit(0)
