@@ -1,7 +1,8 @@
 #!/bin/bash
 # Sync through PostgreSQL (BENCHMARKS.md, "Sync through PostgreSQL"): 10,000 synchronizable items
 # added locally and then carried to a second device, one change's latency to a device that
-# listens, and the server's bytes per item, all in one run of keychain-sync-bench (release build
+# listens (with the writer syncing continuously as keychaind does, and with the writer running
+# `sync now`), and the server's bytes per item, all in one run of keychain-sync-bench (release build
 # of the root package; it starts and stops its own PostgreSQL 15 on a Unix socket).
 #   Benchmarks/sync.sh [ITEMS] [LATENCY-SAMPLES]     default 10000 20
 # Needs Debian's postgresql package (scripts/install-system-packages.sh installs it).

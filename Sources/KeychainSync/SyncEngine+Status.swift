@@ -38,25 +38,4 @@ extension SyncEngine {
         }
         return status
     }
-
-    /// Stays connected, listening on the group's channel, and runs a round after every
-    /// notification (and one at the start). `onRound` sees each round's report; returning false
-    /// ends the watch. Notifications that arrive during a round are folded into the next one.
-    package func watch(onRound: @Sendable (RoundReport) async -> Bool) async throws {
-        guard let text = try state.string(Setting.url) else { throw SyncError.notJoined }
-        let listener = try await connect(try SyncServerURL(text))
-        do {
-            let channel = ServerSchema.channel(groupID: try groupID())
-            try await listener.listen(on: channel) { notifications in
-                if await !onRound(try await syncNow()) { return }
-                for try await _ in notifications {
-                    if await !onRound(try await syncNow()) { return }
-                }
-            }
-            try? await listener.close()
-        } catch {
-            try? await listener.close()
-            throw error
-        }
-    }
 }

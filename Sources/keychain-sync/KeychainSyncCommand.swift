@@ -102,20 +102,59 @@ struct Now: AsyncParsableCommand {
 
 struct Watch: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Stay connected and sync whenever another device writes (and once at the start).")
+        abstract: "Stay connected: pull whenever another device writes, push whenever this keychain changes, reconnect when the server comes back.",
+        discussion: """
+        Prints one line per round that moved something (and one for the first round of each \
+        connection), and a line on standard error when the server is unreachable. Exits with \
+        status \(Watch.nothingToDoStatus) when the keychain is not in a sync group or this device was removed.
+        """)
     @OptionGroup var choice: KeychainChoice
     @Option(help: "Stop after this many rounds (default: never).")
     var rounds: Int?
+    @Flag(help: "Stop when standard input reaches its end (keychaind runs watch this way, so that it ends with keychaind).")
+    var untilStdinCloses = false
+
+    /// The exit status that says "nothing to sync": keychaind does not restart watch until the sync state file changes.
+    static let nothingToDoStatus: Int32 = 4
 
     func run() async throws {
-        try await reporting(bounded: false) {
+        if untilStdinCloses {
+            // keychaind blocks SIGTERM and SIGINT for its own sigwait thread, and a child inherits
+            // that mask: unblock them so that the child can still be stopped like any process.
+            var stopSignals = sigset_t()
+            sigemptyset(&stopSignals)
+            sigaddset(&stopSignals, SIGTERM)
+            sigaddset(&stopSignals, SIGINT)
+            pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
+            Thread.detachNewThread {
+                while !FileHandle.standardInput.availableData.isEmpty {}
+                Foundation.exit(0)
+            }
+        }
+        do {
+            let engine = try choice.engine()
             let limit = rounds
             let counter = RoundCounter()
-            try await choice.engine().watch { report in
-                print(report)
-                fflush(nil)
-                return await counter.next(limit: limit)
+            try await engine.listen { event in
+                switch event {
+                case .round(let report):
+                    print(report)
+                    fflush(nil)
+                    return await counter.next(limit: limit)
+                case .disconnected(let reason, let retryIn):
+                    FileHandle.standardError.write(Data("keychain-sync: \(reason); trying again in \(String(format: "%.1f", retryIn)) s\n".utf8))
+                    return true
+                }
             }
+        } catch let error as SyncError {
+            FileHandle.standardError.write(Data("keychain-sync: \(error)\n".utf8))
+            switch error {
+            case .notJoined, .removed: throw ExitCode(Watch.nothingToDoStatus)
+            default: throw ExitCode.failure
+            }
+        } catch {
+            FileHandle.standardError.write(Data("keychain-sync: \(error)\n".utf8))
+            throw ExitCode.failure
         }
     }
 }

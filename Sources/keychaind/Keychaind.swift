@@ -27,6 +27,10 @@ struct Keychaind: ParsableCommand {
     @Flag(help: "Take the name over from the provider that has it (gnome-keyring, KeePassXC, …).")
     var replace = false
 
+    @Flag(inversion: .prefixedNo,
+          help: "Keep the login keychain in step with its sync group, if it joined one, by running keychain-sync watch (docs/sync.md).")
+    var sync = true
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -121,9 +125,11 @@ struct Keychaind: ParsableCommand {
         }
         waiter.start()
         logger.info("serving", metadata: ["name": "\(SecretServiceNames.busName)", "keychain": "\(path.path)"])
+        let syncing = sync ? SyncSupervisor.start(keychain: path, logger: logger) : nil
         // Calls are answered one at a time on this thread; stop() lets the one in progress finish,
         // so a signal never interrupts a write halfway (each is one keychain transaction anyway).
         connection.run()
+        syncing?.stop()
         logger.info("stopped")
     }
 }

@@ -9,7 +9,7 @@ internal import CSQLite
 /// nothing could have made that answer stale.
 package struct KeychainChangeStamp: Equatable, Sendable {
     /// SQLite's `data_version`: moves when another connection commits.
-    let otherConnections: Int64
+    package let otherConnections: Int64
     /// Rows this connection changed since it was opened (`sqlite3_total_changes64`).
     let thisConnection: Int64
     /// The protection classes whose keys are in memory, one bit each.

@@ -1,0 +1,161 @@
+import Foundation
+import KeychainStore
+import Logging
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Keeps the login keychain in step with its sync group while keychaind runs, by running
+/// `keychain-sync watch` as a child process (docs/sync.md, "Continuous sync").
+///
+/// A child rather than the sync engine in this process: keychaind then does not load SwiftNIO and
+/// the PostgreSQL client (its size and start-up stay as they were), no D-Bus call can wait on the
+/// network, and a system without keychain-sync (the Debian package does not ship it) simply does
+/// not sync. The child writes the keychain file like any other process; keychaind's collections
+/// read the file on every call, so Secret Service clients see synced items at once.
+///
+/// The child ends when its standard input, a pipe only this process holds, reaches its end: when
+/// keychaind stops, or is killed. A child that fails is started again after a pause (1 s,
+/// doubling to 60 s); one that says the keychain is not in a sync group (exit status 4) is started
+/// again only when the sync state file changes (`keychainctl sync join` writes it).
+final class SyncSupervisor: @unchecked Sendable {
+    // @unchecked: every mutable field is guarded by `condition`.
+    private let program: String
+    private let keychain: URL
+    private let logger: Logger
+    private let condition = NSCondition()
+    private var stopping = false
+    private var child: Process?
+    private var childInput: Pipe?
+    private var thread: Thread?
+
+    /// The exit status with which `keychain-sync watch` says there is nothing to sync.
+    static let nothingToDoStatus: Int32 = 4
+    static let executableName = "keychain-sync"
+
+    /// Starts supervising; nil (and a note in the log) when keychain-sync is not installed.
+    static func start(keychain: URL, logger: Logger) -> SyncSupervisor? {
+        guard let program = locate() else {
+            logger.debug("\(executableName) is not installed; the keychain is not synced")
+            return nil
+        }
+        let supervisor = SyncSupervisor(program: program, keychain: keychain, logger: logger)
+        let thread = Thread { supervisor.supervise() }
+        supervisor.thread = thread
+        thread.start()
+        return supervisor
+    }
+
+    private init(program: String, keychain: URL, logger: Logger) {
+        self.program = program
+        self.keychain = keychain
+        self.logger = logger
+    }
+
+    /// Ends the child (closing its input, then SIGKILL after 5 s) and the supervision.
+    func stop() {
+        condition.lock()
+        stopping = true
+        let running = child
+        try? childInput?.fileHandleForWriting.close()
+        childInput = nil
+        condition.broadcast()
+        condition.unlock()
+        guard let running else { return }
+        for _ in 0..<100 where running.isRunning { usleep(50_000) }
+        if running.isRunning { kill(running.processIdentifier, SIGKILL) }
+    }
+
+    private var stateFile: URL { SyncStateFile.location(forKeychain: keychain) }
+
+    private func modificationDate() -> Date? {
+        (try? FileManager.default.attributesOfItem(atPath: stateFile.path))?[.modificationDate] as? Date
+    }
+
+    /// Waits `seconds`, or less if stopped; returns false when stopped.
+    private func pause(_ seconds: Double) -> Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        if !stopping { _ = condition.wait(until: Date(timeIntervalSinceNow: seconds)) }
+        return !stopping
+    }
+
+    private func supervise() {
+        var backoff = 1.0
+        var waitingFor: Date?? = nil  // the state file's date that said "not joined"; a change means try again
+        while true {
+            // Nothing to do until the keychain has a sync state file (or it changed since it said "not joined").
+            let date = modificationDate()
+            if date == nil || waitingFor.map({ $0 == date }) == true {
+                if !pause(30) { return }
+                continue
+            }
+            waitingFor = nil
+            let started = Date()
+            guard let status = runChild() else { return }
+            condition.lock()
+            let stopped = stopping
+            condition.unlock()
+            if stopped { return }
+            if status == SyncSupervisor.nothingToDoStatus {
+                logger.notice("the keychain is not in a sync group (or this device was removed); waiting for its sync state to change")
+                waitingFor = .some(modificationDate())
+                continue
+            }
+            if Date().timeIntervalSince(started) > 60 { backoff = 1 }
+            logger.warning("\(SyncSupervisor.executableName) ended; starting it again", metadata: ["status": "\(status)", "in": "\(backoff) s"])
+            if !pause(backoff) { return }
+            backoff = min(backoff * 2, 60)
+        }
+    }
+
+    /// Runs one child to its end and returns its exit status (nil when it could not be started
+    /// because keychaind is stopping).
+    private func runChild() -> Int32? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = ["watch", "--until-stdin-closes", "--keychain", keychain.path]
+        let input = Pipe()
+        process.standardInput = input
+        // Its reports go where keychaind's own log goes.
+        process.standardOutput = FileHandle.standardError
+        process.standardError = FileHandle.standardError
+        condition.lock()
+        guard !stopping else {
+            condition.unlock()
+            return nil
+        }
+        do {
+            try process.run()
+        } catch {
+            condition.unlock()
+            logger.error("\(SyncSupervisor.executableName) could not be started", metadata: ["error": "\(error)"])
+            return pause(60) ? -1 : nil
+        }
+        child = process
+        childInput = input
+        condition.unlock()
+        logger.info("syncing the keychain through \(SyncSupervisor.executableName)", metadata: ["pid": "\(process.processIdentifier)"])
+        process.waitUntilExit()
+        condition.lock()
+        child = nil
+        try? childInput?.fileHandleForWriting.close()
+        childInput = nil
+        condition.unlock()
+        return process.terminationStatus
+    }
+
+    /// keychain-sync beside this executable, else the first on PATH.
+    static func locate() -> String? {
+        if let me = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let candidate = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(executableName).path
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = folder + "/" + executableName
+            if access(candidate, X_OK) == 0 { return candidate }
+        }
+        return nil
+    }
+}
