@@ -7,6 +7,7 @@ let usage = """
     usage: keychain-bench core   --dir DIR [--sizes 100,1000,10000,100000] [--ops 1000] [--memory-lookups 2000] [--hook CMD]
            keychain-bench lock   --dir DIR [--items 1000] [--reads 4000] [--reps 10]
            keychain-bench keys   --dir DIR [--ops 2000] [--rounds 10]
+           keychain-bench keys-profile --dir DIR --what create|transient|add [--count 200]
            keychain-bench fill   --keychain FILE --device-key FILE --items N
            keychain-bench memory-child --keychain FILE --device-key FILE --items N --lookups L
     """
@@ -111,6 +112,10 @@ func main() throws {
         let directory = try options.string("dir")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try emit(KeyBench.run(directory: directory, operations: try options.int("ops", 2000), rounds: try options.int("rounds", 10)))
+    case "keys-profile":
+        let directory = try options.string("dir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try KeyCreateProfile.run(directory: directory, what: try options.string("what"), count: try options.int("count", 200))
     case "fill":
         let system = try SecItemSystem(path: try options.string("keychain"), deviceKeyPath: try options.string("device-key"))
         try system.fill(from: try options.int("from", 0), to: try options.int("items"))
