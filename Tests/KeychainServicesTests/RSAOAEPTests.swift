@@ -57,4 +57,21 @@ struct RSAOAEPTests {
         let early = try damaged(hash, message) { _, db in db[separator - 2] = 1 }
         #expect(RSAOAEP.decode(early, hash: hash) == Data([0, 1]) + message)
     }
+
+    @Test("Arbitrary blocks of every small length decode to nothing or to a message, never a crash", arguments: [HashName.sha1, .sha512])
+    func arbitraryBlocks(_ hash: HashName) {
+        var generator = SystemRandomNumberGenerator()
+        var accepted = 0
+        for length in 0..<(2 * hash.byteCount + 40) {
+            for _ in 0..<20 {
+                let block = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+                if let message = RSAOAEP.decode(block, hash: hash) {
+                    accepted += 1
+                    #expect(message.count <= max(0, length - 2 * hash.byteCount - 2))
+                }
+            }
+        }
+        // A random block passes the label-hash check with probability 2^-(8·hLen): never, here.
+        #expect(accepted == 0)
+    }
 }
