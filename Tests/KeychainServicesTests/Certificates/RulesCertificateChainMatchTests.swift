@@ -1,5 +1,6 @@
 import Foundation
 import KeychainServices
+import KeychainStore
 import KeychainTestSupport
 import Testing
 
@@ -60,6 +61,29 @@ import Testing
             // One match is enough under kSecMatchLimitOne.
             let one = copyMatching(byRoot.with([kSecMatchLimit: kSecMatchLimitOne]))
             #expect(one.status == errSecSuccess && one.result is SecCertificate)
+        }
+    }
+
+    @Test func theWalkFollowsOnlyCertificatesTheCallerCanSee() throws {
+        try makeChain(2)
+        try fixtures.makeLeaf("leaf", subject: "/CN=grouped.example.com", issuer: "c2")
+        let keychain = try TestKeychain(identity: ClientIdentity(accessGroups: ["team.app", "team.other"]))
+        try keychain.run { () throws in
+            #expect(add(item([kSecValueRef: try certificate("leaf"), kSecAttrAccessGroup: "team.app"])) == errSecSuccess)
+            #expect(add(item([kSecValueRef: try certificate("c2"), kSecAttrAccessGroup: "team.other"])) == errSecSuccess)
+            #expect(add(item([kSecValueRef: try certificate("c1"), kSecAttrAccessGroup: "team.app"])) == errSecSuccess)
+        }
+        let byRoot = Self.all.with([kSecMatchIssuers: [try subject("c0")]])
+        let leaf = try certificate("leaf")
+        // With both groups the leaf reaches the root through c2 (in the other group) and c1.
+        try keychain.run { () throws in
+            #expect((copyMatching(byRoot).result as? [SecCertificate] ?? []).contains(leaf))
+        }
+        // A caller of team.app alone cannot see c2, so the walk stops at the leaf's issuer.
+        try keychain.run(as: ClientIdentity(accessGroups: ["team.app"])) { () throws in
+            let found = copyMatching(byRoot).result as? [SecCertificate] ?? []
+            #expect(!found.contains(leaf))
+            #expect(found.contains(try certificate("c1")))
         }
     }
 
