@@ -221,7 +221,10 @@ enum KeyMaterial: Sendable {
 
     /// `kSecAttrApplicationLabel`: the SHA-1 of the public key's bytes, as Security computes it
     /// (`SecKeyCopyPublicKeyHash` in SecKey.m).
-    var applicationLabel: Data { Data(Insecure.SHA1.hash(data: publicKeyBytes)) }
+    var applicationLabel: Data { Self.applicationLabel(of: publicKeyBytes) }
+
+    /// The application label of a public key's bytes.
+    static func applicationLabel(of publicKeyBytes: Data) -> Data { Data(Insecure.SHA1.hash(data: publicKeyBytes)) }
 
     /// Reads an external representation of the given type and class.
     init(externalRepresentation data: Data, isRSA: Bool, isPrivate: Bool) throws(KeyError) {
@@ -241,5 +244,11 @@ enum KeyMaterial: Sendable {
             throw KeyError(errSecDecode, "the RSA key data is not a PKCS#1 \(isPrivate ? "RSAPrivateKey" : "RSAPublicKey")")
         }
     }
+}
+
+/// A key's bytes that take work to derive, kept by its ``SecKey`` once computed.
+struct DerivedKeyBytes: Sendable {
+    let externalRepresentation: Data
+    let applicationLabel: Data
 }
 #endif
