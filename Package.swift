@@ -107,7 +107,7 @@ let package = Package(
         .target(name: "KeychainDBus", dependencies: ["CDBus"], swiftSettings: strict),
         .target(
             name: "KeychainKit",
-            dependencies: ["KeychainServices", "KeychainAuthentication"],
+            dependencies: ["KeychainServices", "KeychainAuthentication", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         .executableTarget(

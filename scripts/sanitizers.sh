@@ -40,7 +40,7 @@ export SWIFT_BACKTRACE="enable=no"
 # AddressSanitizer instead (FuzzCertificates). The sync suites that start a PostgreSQL server
 # and keychain-sync processes per test stay in the plain run too; the record and key tests
 # (SyncRecordTests) run under both.
-skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests|SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SyncConvergenceTests|SyncFaultTests|SyncCommandLineTests'
+skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests|SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SyncConvergenceTests|SyncFaultTests|SyncCommandLineTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
 
 # Sync suites added later, on a line of their own (they start PostgreSQL like the ones above).
 skipped_under_sanitizers="$skipped_under_sanitizers|SyncTombstoneTests|SyncTLSTests"

@@ -15,7 +15,9 @@ public import KeychainServices
 /// The bytes are CryptoKit's formats: ``publicKeyData()`` is what
 /// `P256.Signing.PublicKey(x963Representation:)` reads, and the default EC signature is what
 /// `P256.Signing.ECDSASignature(derRepresentation:)` reads, so keys and signatures pass between
-/// this type and CryptoKit (or swift-crypto) unchanged. KeychainKit itself imports neither.
+/// this type and CryptoKit (or swift-crypto) unchanged. With swift-crypto's types directly:
+/// ``store(_:tag:label:accessibility:)``, ``cryptoKitKey(_:)``, ``signature(for:as:)`` (see
+/// <doc:CryptoKitKeys>).
 ///
 /// The private key's material stays in the keychain; this value holds the `SecKey` the keychain
 /// returned, so a key whose access control says `.privateKeyUsage` asks for authentication when

@@ -1,5 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 public import Foundation
+import Synchronization
 
 /// An asymmetric key: an elliptic-curve key on P-256, P-384 or P-521, or an RSA key, private or
 /// public. Mirrors Security's `SecKeyRef`. A key is either in memory only or stands for a `keys`
@@ -17,6 +18,10 @@ public final class SecKey: NSObject, @unchecked Sendable {
     /// The access control to satisfy before the key is used (sign, decrypt, key exchange), for
     /// a stored private key whose access control says `.privateKeyUsage`.
     let usageGuard: KeyUsageGuard?
+    /// The external representation and application label, worked out on first use
+    /// (``derivedBytes``): for an EC key each costs a conversion of the point to affine
+    /// coordinates, and storing a key asks for both more than once.
+    private let derivedCache = Mutex<DerivedKeyBytes?>(nil)
 
     init(material: KeyMaterial, storedItem: KeyItemAttributes? = nil, usageGuard: KeyUsageGuard? = nil) {
         self.material = material
@@ -27,10 +32,26 @@ public final class SecKey: NSObject, @unchecked Sendable {
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? SecKey else { return false }
         return other === self || (other.material.isPrivate == material.isPrivate
-            && other.material.externalRepresentation == material.externalRepresentation)
+            && other.derivedBytes.externalRepresentation == derivedBytes.externalRepresentation)
     }
 
-    public override var hash: Int { material.applicationLabel.hashValue }
+    public override var hash: Int { derivedBytes.applicationLabel.hashValue }
+
+    /// ``KeyMaterial/externalRepresentation`` and ``KeyMaterial/applicationLabel``, computed once
+    /// per key object (an EC private key's public bytes are the start of its own X9.63 bytes).
+    var derivedBytes: DerivedKeyBytes {
+        if let cached = derivedCache.withLock({ $0 }) { return cached }
+        let external = material.externalRepresentation
+        let publicBytes: Data
+        switch material {
+        case .ecPrivate(let key): publicBytes = external.prefix(1 + 2 * key.curve.byteCount)
+        case .ecPublic, .rsaPublic: publicBytes = external
+        case .rsaPrivate: publicBytes = material.publicKeyBytes
+        }
+        let derived = DerivedKeyBytes(externalRepresentation: external, applicationLabel: KeyMaterial.applicationLabel(of: publicBytes))
+        derivedCache.withLock { $0 = derived }
+        return derived
+    }
 
     /// Never the key material: only its kind, size and application label.
     public override var description: String {

@@ -50,7 +50,9 @@ enum SecItemImplementation {
             guard case .table(let itemClass) = query.requestClass else {
                 try checkAuthenticationContext(query)
                 var matches = try IdentitySearch.find(query, in: context, limit: CertificateMatchFilter(query.matchKeys) == nil ? limit : .all)
-                if let filter = CertificateMatchFilter(query.matchKeys) {
+                if let filter = try CertificateMatchFilter(query.matchKeys)?.withIssuerChain({ () throws(KeychainStoreError) in
+                    try IssuerChain.load(context.file, identity: context.identity)
+                }) {
                     matches = matches.filter { filter.accepts($0.certificate) }
                     if let maximum = limit.maximum { matches = Array(matches.prefix(maximum)) }
                 }
@@ -61,7 +63,10 @@ enum SecItemImplementation {
             }
             let host = query.matchKeys["m_HostOrSubdomainOfHost"] as? String
             let itemList = ItemListFilter(query.matchKeys["m_ItemList"])
-            let certificateFilter = itemClass == .certificate ? CertificateMatchFilter(query.matchKeys) : nil
+            let certificateFilter = itemClass == .certificate
+                ? try CertificateMatchFilter(query.matchKeys)?.withIssuerChain({ () throws(KeychainStoreError) in
+                    try IssuerChain.load(context.file, identity: context.identity)
+                }) : nil
             let postFiltered = host != nil || itemList != nil || certificateFilter != nil
             try checkAuthenticationContext(query)
             // A ref is rebuilt from the item's data (a key's material, a certificate's DER).

@@ -16,16 +16,13 @@ enum HashName: String, Sendable {
         }
     }
 
-    /// swift-crypto has no SHA-224, so nothing that hashes with it can be computed here.
-    var isAvailable: Bool { self != .sha224 }
-
     func hash(_ data: Data) -> Data {
         switch self {
         case .sha1: return Data(Insecure.SHA1.hash(data: data))
         case .sha256: return Data(SHA256.hash(data: data))
         case .sha384: return Data(SHA384.hash(data: data))
         case .sha512: return Data(SHA512.hash(data: data))
-        case .sha224: return Data() // never reached: callers check isAvailable first
+        case .sha224: return SHA224.hash(data: data) // swift-crypto has none: see SHA224.swift
         }
     }
 }
@@ -133,23 +130,6 @@ enum AlgorithmName: Equatable {
         case .ecdsa, .ecies, .ecdh: return !isRSA
         case .rsaSignatureRaw, .rsaPKCS1v15, .rsaPSS, .rsaEncryptionRaw, .rsaEncryptionPKCS1, .rsaOAEP: return isRSA
         case .other: return false
-        }
-    }
-
-    /// Why this platform cannot compute the algorithm, when it cannot (nil: it can). These are
-    /// the gaps of swift-crypto, listed in docs/keys-and-certificates.md.
-    var missingPrimitive: String? {
-        switch self {
-        case .ecdsa(_, .message(let hash)), .rsaPKCS1v15(.message(let hash)), .rsaPSS(.message(let hash)),
-             .ecies(_, let hash, _), .ecdh(_, .some(let hash)):
-            return hash.isAvailable ? nil : "SHA-224 is not available (swift-crypto has no SHA-224)"
-        case .rsaOAEP(let hash, _):
-            return hash == .sha1 || hash == .sha256 ? nil : "RSA-OAEP with \(hash.rawValue) is not available (swift-crypto has OAEP with SHA-1 and SHA-256 only)"
-        case .rsaPSS(.digest(let hash)):
-            // PSS's mask generation hashes with the named hash even over a caller's digest.
-            return hash?.isAvailable == false ? "SHA-224 is not available (swift-crypto has no SHA-224)" : nil
-        default:
-            return nil
         }
     }
 }

@@ -23,10 +23,10 @@ enum KeyAttributes {
     }
 
     /// The derived attributes in the engine's form (numbers as integers, the label as data).
-    static func storable(for material: KeyMaterial) -> [String: AttributeValue] {
+    static func storable(for material: KeyMaterial, applicationLabel: Data) -> [String: AttributeValue] {
         var attributes: [String: AttributeValue] = [
             "kcls": .integer(material.isPrivate ? 1 : 0),
-            "klbl": .data(material.applicationLabel),
+            "klbl": .data(applicationLabel),
             "type": .integer(Int64(material.keyType)),
             "bsiz": .integer(Int64(material.sizeInBits)),
             "esiz": .integer(Int64(material.sizeInBits)),
@@ -78,9 +78,9 @@ extension SecKey: KeychainItemReference {
     /// `kSecValueRef` (the usage flags and `perm` are dropped; SecItem.m).
     static let queryAttributeNames: Set<String> = ["kcls", "klbl", "type", "bsiz", "esiz", "priv", "modi", "sens", "asen", "extr", "next"]
 
-    func itemAttributes() -> [String: AttributeValue] { KeyAttributes.storable(for: material) }
+    func itemAttributes() -> [String: AttributeValue] { KeyAttributes.storable(for: material, applicationLabel: derivedBytes.applicationLabel) }
 
-    func itemData() throws(StatusError) -> Data { material.externalRepresentation }
+    func itemData() throws(StatusError) -> Data { derivedBytes.externalRepresentation }
 
     static func reference(from item: StoredItem, context: ReferenceContext) -> AnyObject? {
         guard let data = item.secret,

@@ -41,11 +41,32 @@ enum ECPrivateKey: Sendable {
     case p384(P384.Signing.PrivateKey)
     case p521(P521.Signing.PrivateKey)
 
+    /// A new key: a scalar drawn uniformly from [1, n − 1] with the system's random generator
+    /// (rejection sampling: a draw at or above the order, or zero, is drawn again), and its
+    /// public point computed by BoringSSL from it.
+    ///
+    /// Not swift-crypto's `init()`, which by default draws again until the key is "compact
+    /// representable" (a CryptoKit format SecKey keys do not promise) and runs BoringSSL's FIPS
+    /// pairwise test (an ECDSA signature made and verified) on every draw: together those were
+    /// 97% of the instructions of generating a P-256 key (BENCHMARKS.md, "Key creation in instructions").
+    /// The key is as random and as valid: the scalar comes from the same generator, and BoringSSL
+    /// refuses a scalar outside [1, n − 1] when it is set.
     init(generating curve: ECCurve) {
-        switch curve {
-        case .p256: self = .p256(P256.Signing.PrivateKey())
-        case .p384: self = .p384(P384.Signing.PrivateKey())
-        case .p521: self = .p521(P521.Signing.PrivateKey())
+        while true {
+            var scalar = SymmetricKey(size: .init(bitCount: curve.byteCount * 8)).withUnsafeBytes { Data($0) }
+            // P-521's scalar has 521 bits in 66 bytes: the top byte keeps its lowest bit only, so
+            // that draws fall below 2^521 and are rarely refused.
+            if curve == .p521 { scalar[scalar.startIndex] &= 0x01 }
+            do {
+                switch curve {
+                case .p256: self = .p256(try P256.Signing.PrivateKey(rawRepresentation: scalar))
+                case .p384: self = .p384(try P384.Signing.PrivateKey(rawRepresentation: scalar))
+                case .p521: self = .p521(try P521.Signing.PrivateKey(rawRepresentation: scalar))
+                }
+                return
+            } catch {
+                continue // zero or not below the order: draw again (probability below 2^-32)
+            }
         }
     }
 
@@ -200,7 +221,10 @@ enum KeyMaterial: Sendable {
 
     /// `kSecAttrApplicationLabel`: the SHA-1 of the public key's bytes, as Security computes it
     /// (`SecKeyCopyPublicKeyHash` in SecKey.m).
-    var applicationLabel: Data { Data(Insecure.SHA1.hash(data: publicKeyBytes)) }
+    var applicationLabel: Data { Self.applicationLabel(of: publicKeyBytes) }
+
+    /// The application label of a public key's bytes.
+    static func applicationLabel(of publicKeyBytes: Data) -> Data { Data(Insecure.SHA1.hash(data: publicKeyBytes)) }
 
     /// Reads an external representation of the given type and class.
     init(externalRepresentation data: Data, isRSA: Bool, isPrivate: Bool) throws(KeyError) {
@@ -220,5 +244,11 @@ enum KeyMaterial: Sendable {
             throw KeyError(errSecDecode, "the RSA key data is not a PKCS#1 \(isPrivate ? "RSAPrivateKey" : "RSAPublicKey")")
         }
     }
+}
+
+/// A key's bytes that take work to derive, kept by its ``SecKey`` once computed.
+struct DerivedKeyBytes: Sendable {
+    let externalRepresentation: Data
+    let applicationLabel: Data
 }
 #endif

@@ -76,8 +76,7 @@ enum KeyOperations {
     }
 
     static func isSupported(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA),
-              name.missingPrimitive == nil else { return false }
+        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA) else { return false }
         // Signing, decryption and key exchange need the private key, encryption the public key
         // (Apple's si-44-seckey-ies regression test checks both ways); a private key verifies
         // with its public half.
@@ -89,14 +88,14 @@ enum KeyOperations {
     }
 
     /// The algorithm taken apart, or Security's refusal: errSecParam when it does not fit the key
-    /// or the operation, errSecUnimplemented when it fits but swift-crypto lacks a primitive.
+    /// or the operation. (Every algorithm that fits is computed: what swift-crypto lacks, SHA-224
+    /// and OAEP with SHA-224/384/512, is written here in SHA224.swift and RSAOAEP.swift.)
     private static func checked(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws(KeyError) -> AlgorithmName {
         guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA) else {
             throw .unsupported(algorithm)
         }
         if !material.isPrivate && [.sign, .decrypt, .keyExchange].contains(operation) { throw .unsupported(algorithm) }
         if material.isPrivate && operation == .encrypt { throw .unsupported(algorithm) }
-        if let missing = name.missingPrimitive { throw .unimplemented(missing) }
         return name
     }
 }

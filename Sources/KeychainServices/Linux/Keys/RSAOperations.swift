@@ -4,8 +4,9 @@ import _CryptoExtras
 import Foundation
 
 /// RSA signatures and encryption with swift-crypto's `_RSA`; raw RSA and signatures over a
-/// caller's digest through ``RSARaw`` and ``RSAPadding``. What is missing (SHA-224 hashing, OAEP
-/// with SHA-224/384/512) is refused before this is reached (``AlgorithmName/missingPrimitive``).
+/// caller's digest through ``RSARaw`` and ``RSAPadding``; what `_RSA` lacks is built on raw RSA:
+/// signatures of a message hashed with SHA-224 (hashed by ``SHA224``, then signed as a digest)
+/// and OAEP with SHA-224/384/512 (``RSAOAEP``).
 enum RSAOperations {
     static func sign(_ key: _RSA.Signing.PrivateKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
         let size = (key.keySizeInBits + 7) / 8
@@ -16,6 +17,10 @@ enum RSAOperations {
             return try RSARaw.privateOperation(key, RSAPadding.pkcs1v15(data, hash: hash, size: size))
         case .rsaPSS(.digest(let hash?)):
             return try RSARaw.privateOperation(key, RSAPadding.pssEncode(data, hash: hash, modulusBits: key.keySizeInBits))
+        case .rsaPKCS1v15(.message(.sha224)):
+            return try sign(key, .rsaPKCS1v15(.digest(.sha224)), SHA224.hash(data: data))
+        case .rsaPSS(.message(.sha224)):
+            return try sign(key, .rsaPSS(.digest(.sha224)), SHA224.hash(data: data))
         default:
             break
         }
@@ -27,7 +32,7 @@ enum RSAOperations {
             case .sha256: signature = try key.signature(for: SHA256.hash(data: data), padding: padding)
             case .sha384: signature = try key.signature(for: SHA384.hash(data: data), padding: padding)
             case .sha512: signature = try key.signature(for: SHA512.hash(data: data), padding: padding)
-            case .sha224: throw KeyError.unimplemented("SHA-224 is not available")
+            case .sha224: throw KeyError.unimplemented("SHA-224 message signatures take the digest path")
             }
             return signature.rawRepresentation
         } catch let error as KeyError {
@@ -55,6 +60,10 @@ enum RSAOperations {
             guard data.count == hash.byteCount else { throw .parameter("the digest is not \(hash.byteCount) bytes") }
             guard let value = recovered() else { return false }
             return RSAPadding.pssVerify(data, encoded: value, hash: hash, modulusBits: key.keySizeInBits)
+        case .rsaPKCS1v15(.message(.sha224)):
+            return try verify(key, .rsaPKCS1v15(.digest(.sha224)), SHA224.hash(data: data), signature)
+        case .rsaPSS(.message(.sha224)):
+            return try verify(key, .rsaPSS(.digest(.sha224)), SHA224.hash(data: data), signature)
         default:
             break
         }
@@ -65,7 +74,7 @@ enum RSAOperations {
         case .sha256: return key.isValidSignature(s, for: SHA256.hash(data: data), padding: padding)
         case .sha384: return key.isValidSignature(s, for: SHA384.hash(data: data), padding: padding)
         case .sha512: return key.isValidSignature(s, for: SHA512.hash(data: data), padding: padding)
-        case .sha224: throw .unimplemented("SHA-224 is not available")
+        case .sha224: throw .unimplemented("SHA-224 message signatures take the digest path")
         }
     }
 
@@ -82,13 +91,20 @@ enum RSAOperations {
     static func encrypt(_ key: _RSA.Signing.PublicKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
         if name == .rsaEncryptionRaw { return try RSARaw.publicOperation(key, data) }
         let publicKey = try encryptionKey(key)
+        /// One OAEP block: swift-crypto's for SHA-1 and SHA-256, ours for the other hashes.
+        func oaep(_ hash: HashName, _ plaintext: Data) throws(KeyError) -> Data {
+            if let padding = swiftCryptoOAEP(hash) { return try pad(publicKey, plaintext, padding) }
+            return try RSAOAEP.encrypt(key, plaintext, hash: hash)
+        }
         switch name {
+        case .rsaOAEP(let hash, aesGCM: false):
+            return try oaep(hash, data)
         case .rsaOAEP(let hash, aesGCM: true):
             // Apple's RSA-AES-GCM (SecKeyRSAAESGCMCopyEncryptedData in SecKeyAdaptors.m): a fresh
             // AES key (16 bytes below 4096-bit keys, 32 from 4096), wrapped with OAEP, then
             // AES-GCM with 16 zero IV bytes and the public key's PKCS#1 bytes as associated data.
             let sessionKey = SymmetricKey(size: key.keySizeInBits >= 4096 ? .bits256 : .bits128)
-            let wrapped = try pad(publicKey, sessionKey.withUnsafeBytes { Data($0) }, try padding(.rsaOAEP(hash, aesGCM: false)))
+            let wrapped = try oaep(hash, sessionKey.withUnsafeBytes { Data($0) })
             do {
                 let sealed = try AES.GCM.seal(data, using: sessionKey, nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
                                               authenticating: key.pkcs1DERRepresentation)
@@ -111,11 +127,19 @@ enum RSAOperations {
             throw KeyError(errSecDecode, "the RSA key cannot be used for decryption")
         }
         let blockSize = (key.keySizeInBits + 7) / 8
+        /// One OAEP block: swift-crypto's for SHA-1 and SHA-256, ours for the other hashes.
+        func oaep(_ hash: HashName, _ block: Data) throws(KeyError) -> Data {
+            if let padding = swiftCryptoOAEP(hash) { return try unpad(privateKey, block, padding) }
+            return try RSAOAEP.decrypt(key, block, hash: hash)
+        }
         switch name {
+        case .rsaOAEP(let hash, aesGCM: false):
+            guard data.count == blockSize else { throw .parameter("the ciphertext is not one RSA block long") }
+            return try oaep(hash, data)
         case .rsaOAEP(let hash, aesGCM: true):
             guard data.count >= blockSize + ECIES.tagLength else { throw .parameter("the RSA-AES-GCM input is too short") }
             let bytes = Data(data)
-            let sessionKey = try unpad(privateKey, bytes.prefix(blockSize), try padding(.rsaOAEP(hash, aesGCM: false)))
+            let sessionKey = try oaep(hash, Data(bytes.prefix(blockSize)))
             let body = bytes.dropFirst(blockSize)
             do {
                 let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
@@ -133,9 +157,16 @@ enum RSAOperations {
     private static func padding(_ name: AlgorithmName) throws(KeyError) -> _RSA.Encryption.Padding {
         switch name {
         case .rsaEncryptionPKCS1: return ._WEAK_AND_INSECURE_PKCS_V1_5
-        case .rsaOAEP(.sha1, false): return .PKCS1_OAEP
-        case .rsaOAEP(.sha256, false): return .PKCS1_OAEP_SHA256
         default: throw .unimplemented("this RSA encryption algorithm is not available")
+        }
+    }
+
+    /// swift-crypto's OAEP padding for the hash, when it has one (SHA-1 and SHA-256 only).
+    private static func swiftCryptoOAEP(_ hash: HashName) -> _RSA.Encryption.Padding? {
+        switch hash {
+        case .sha1: return .PKCS1_OAEP
+        case .sha256: return .PKCS1_OAEP_SHA256
+        default: return nil
         }
     }
 
