@@ -36,4 +36,25 @@ struct ECKeyGenerationTests {
         }
         #expect(scalars.count == 20)
     }
+
+    /// The generator draws a scalar and relies on swift-crypto (BoringSSL) to refuse one that is
+    /// zero or not below the curve's order, drawing again when it does. If that refusal ever went
+    /// away, a draw at or above the order would become a wrong key: this pins it.
+    @Test("swift-crypto refuses a zero scalar and one at or above the order, which the generator's redraw depends on")
+    func outOfRangeScalarsAreRefused() {
+        // All ones is above each order (P-521: 2^521 - 1, the top byte keeping its one bit).
+        #expect(throws: (any Error).self) { try P256.Signing.PrivateKey(rawRepresentation: Data(repeating: 0xff, count: 32)) }
+        #expect(throws: (any Error).self) { try P384.Signing.PrivateKey(rawRepresentation: Data(repeating: 0xff, count: 48)) }
+        #expect(throws: (any Error).self) { try P521.Signing.PrivateKey(rawRepresentation: Data([0x01] + Array(repeating: 0xff, count: 65))) }
+        #expect(throws: (any Error).self) { try P256.Signing.PrivateKey(rawRepresentation: Data(count: 32)) }
+        #expect(throws: (any Error).self) { try P384.Signing.PrivateKey(rawRepresentation: Data(count: 48)) }
+        #expect(throws: (any Error).self) { try P521.Signing.PrivateKey(rawRepresentation: Data(count: 66)) }
+        // The P-256 order itself (n), the smallest value that must be refused, and n - 1, the largest accepted.
+        let order = Data([0xff, 0xff, 0xff, 0xff, 0x00, 0x00, 0x00, 0x00, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+                          0xbc, 0xe6, 0xfa, 0xad, 0xa7, 0x17, 0x9e, 0x84, 0xf3, 0xb9, 0xca, 0xc2, 0xfc, 0x63, 0x25, 0x51])
+        #expect(throws: (any Error).self) { try P256.Signing.PrivateKey(rawRepresentation: order) }
+        var belowOrder = order
+        belowOrder[31] -= 1
+        #expect((try? P256.Signing.PrivateKey(rawRepresentation: belowOrder)) != nil)
+    }
 }
