@@ -31,9 +31,6 @@ let package = Package(
         .executable(name: "keychaind", targets: ["keychaind"]),
         .executable(name: "git-credential-keychain", targets: ["git-credential-keychain"]),
         .executable(name: "docker-credential-keychain", targets: ["docker-credential-keychain"]),
-        // Synchronizable items through PostgreSQL (docs/sync.md). A separate executable so that
-        // SwiftNIO stays out of keychainctl, which execs it for `keychainctl sync`.
-        .executable(name: "keychain-sync", targets: ["keychain-sync"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
@@ -41,7 +38,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
-        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
@@ -177,6 +173,24 @@ let package = Package(
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus"], swiftSettings: strict),
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+// Synchronizable items through PostgreSQL (docs/sync.md): the engine, the `keychain-sync`
+// executable (separate so that SwiftNIO stays out of keychainctl and keychaind, which run it as
+// a child), its tests and its benchmark. Nothing else depends on them, so the sanitizer runs
+// (scripts/sanitizers.sh sets SWIFT_KEYCHAIN_WITHOUT_SYNC) leave them out: built under two
+// sanitizers, SwiftNIO, swift-nio-ssl's BoringSSL and postgres-nio cost CI minutes, while the
+// sync suites start PostgreSQL and keychain-sync processes and were skipped there anyway.
+if Context.environment["SWIFT_KEYCHAIN_WITHOUT_SYNC"] == nil {
+    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"))
+    package.products.append(.executable(name: "keychain-sync", targets: ["keychain-sync"]))
+    package.targets += [
         // The sync engine: sealed records, device keys, the PostgreSQL relay (docs/sync.md).
         .target(
             name: "KeychainSync",
@@ -196,10 +210,5 @@ let package = Package(
         .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"]),
         // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
         .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
-        .testTarget(
-            name: "EndToEndTests",
-            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]
-        ),
-    ],
-    swiftLanguageModes: [.v6]
-)
+    ]
+}
