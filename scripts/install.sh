@@ -4,7 +4,8 @@
 #   scripts/install.sh [--prefix DIR] [--debug] [--no-build]
 #   scripts/install.sh --uninstall [--prefix DIR]
 #
-# Builds in release mode and installs, under DIR (default ~/.local):
+# Builds in release mode (the Swift runtime and Foundation linked in: --static-swift-stdlib) and
+# installs, under DIR (default ~/.local):
 #   bin/keychainctl, bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
 #       (stripped)
 #   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
@@ -81,14 +82,21 @@ fi
 cd "$(dirname "$0")/.."
 root="$PWD"
 products=(keychainctl keychaind git-credential-keychain docker-credential-keychain keychain-sync)
+# A release build links the Swift runtime and Foundation statically (as the .deb does): the
+# programs then run without the toolchain, and keychainctl and the credential helpers, which
+# scripts, git and docker start once per credential, skip most of the dynamic loader's work at
+# every start (BENCHMARKS.md, keychainctl start-up). The debug build, for tests, stays dynamic.
+static_flags=()
+[ "$configuration" = release ] && static_flags=(--static-swift-stdlib)
 if $build; then
-    for product in "${products[@]}" keychain-pam-helper; do
-        swift build -c "$configuration" --product "$product"
-    done
-    # The manual pages: for every executable that uses swift-argument-parser.
+    # The manual pages first: the plugin builds every product with the default flags, which would
+    # replace the statically linked programs if it ran after them.
     if ! swift package plugin generate-manual --configuration "$configuration" >/dev/null; then
         echo "install.sh: warning: the generate-manual plugin failed; no manual pages installed" >&2
     fi
+    for product in "${products[@]}" keychain-pam-helper; do
+        swift build -c "$configuration" "${static_flags[@]+"${static_flags[@]}"}" --product "$product"
+    done
 fi
 bin="$root/.build/$configuration"
 for product in "${products[@]}" keychain-pam-helper; do
