@@ -34,7 +34,12 @@ import Testing
         Case(arguments: ["find-generic-password", "-s", "web", "-w", "KEYCHAIN"], quick: true),
         Case(arguments: ["find-generic-password", "-s", "web", "-w", "KEYCHAIN", "KEYCHAIN"], quick: true),
         Case(arguments: ["find-generic-password", "-s", "web", "-w", "missing.keychain"], quick: true),
+        Case(arguments: ["find-generic-password", "--label", "Web login", "--comment", "note", "--kind", "kind",
+                         "--generic", "gen", "--creator", "abcd", "--type", "wxyz", "-g"], quick: true),
         Case(arguments: ["find-internet-password", "-s", "example.com", "-a", "bob", "-w"], quick: true),
+        Case(arguments: ["find-internet-password", "--server", "example.com", "--account", "bob", "--security-domain", "dom",
+                         "--path", "/x", "--protocol", "htps", "--authentication-type", "dflt", "--label", "l",
+                         "--kind", "k", "--comment", "c", "--creator", "abcd", "--type", "wxyz", "--json"], quick: true),
         Case(arguments: ["find-internet-password", "-s", "example.com", "-r", "htps", "-P", "443", "-p", "/x", "-d", "dom", "-t", "dflt"], quick: true),
         Case(arguments: ["find-internet-password", "--server", "example.com", "--port", "+443", "-g"], quick: true),
         // Adds and deletes change the keychain: the copies are compared afterwards.
@@ -46,6 +51,10 @@ import Testing
         Case(arguments: ["add-generic-password", "-s", "new", "-a", "frank"], quick: true),
         Case(arguments: ["add-generic-password", "-s", "new", "-a", "gina", "-w", "x", "KEYCHAIN"], quick: true),
         Case(arguments: ["add-internet-password", "-s", "example.org", "-a", "hal", "-r", "htps", "-P", "8443", "-w", "pw"], quick: true),
+        Case(arguments: ["add-generic-password", "--service", "new", "--account", "jack", "--password", "pw", "-U",
+                         "--access-group", "other.group"], quick: true),
+        Case(arguments: ["add-internet-password", "--server", "example.org", "--account", "kim", "--password", "pw",
+                         "--keychain", "KEYCHAIN"], quick: true),
         Case(arguments: ["delete-generic-password", "-s", "web", "-a", "alice"], quick: true),
         Case(arguments: ["delete-generic-password", "-s", "nothing-here"], quick: true),
         Case(arguments: ["delete-internet-password", "-s", "example.com"], quick: true),
@@ -103,12 +112,18 @@ import Testing
     }
 
     /// What a run leaves that the two readers must agree on, with the sandbox's own folder
-    /// written as HOME so that two sandboxes compare.
+    /// written as HOME so that two sandboxes compare. The keychains' dumps compare without their
+    /// dates: an add or update in the two copies happens a moment apart.
     static func observed(_ result: CLIResult, in sandbox: CLISandbox, named: String) throws -> [String] {
         let home = sandbox.home.path
         let dump = try sandbox.run(["dump-keychain", "-d"])
         let dumpNamed = try sandbox.run(["dump-keychain", "-d", named])
-        return ["exit \(result.status)", result.stdout, result.stderr, dump.stdout, dumpNamed.stdout]
+        let undated = [dump.stdout, dumpNamed.stdout].map { text in
+            text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { line in line.contains("<timedate>=") ? String(line.prefix { $0 != "=" }) : String(line) }
+                .joined(separator: "\n")
+        }
+        return (["exit \(result.status)", result.stdout, result.stderr] + undated)
             .map { $0.replacingOccurrences(of: home, with: "HOME") }
     }
 

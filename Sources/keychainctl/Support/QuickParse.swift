@@ -42,18 +42,19 @@ enum QuickParse {
     }
 
     /// The subcommands this reader handles, by name. A new subcommand needs nothing here: what
-    /// is not listed goes to the parser.
-    static let commands: [String: any QuicklyParsedCommand.Type] = {
-        var table: [String: any QuicklyParsedCommand.Type] = [:]
-        for command: any QuicklyParsedCommand.Type in [
-            FindPassword<GenericPasswordOptions>.self, FindPassword<InternetPasswordOptions>.self,
-            AddPassword<GenericPasswordOptions>.self, AddPassword<InternetPasswordOptions>.self,
-            DeletePassword<GenericPasswordOptions>.self, DeletePassword<InternetPasswordOptions>.self,
-        ] {
-            table[command.quickName] = command
+    /// is not listed goes to the parser. (A switch, not a table of the six types, so that only
+    /// the one asked for has its generic metadata made.)
+    static func commandType(named name: String) -> (any QuicklyParsedCommand.Type)? {
+        switch name {
+        case "find-generic-password": FindPassword<GenericPasswordOptions>.self
+        case "find-internet-password": FindPassword<InternetPasswordOptions>.self
+        case "add-generic-password": AddPassword<GenericPasswordOptions>.self
+        case "add-internet-password": AddPassword<InternetPasswordOptions>.self
+        case "delete-generic-password": DeletePassword<GenericPasswordOptions>.self
+        case "delete-internet-password": DeletePassword<InternetPasswordOptions>.self
+        default: nil
         }
-        return table
-    }()
+    }
 
     /// Words the parser acts on wherever they appear, even as an option's value: a command
     /// line holding one goes to the parser.
@@ -66,7 +67,7 @@ enum QuickParse {
     /// parser must read this command line.
     static func command(for arguments: [String]) -> (any QuicklyParsedCommand)? {
         guard mode != .fullParser,
-              let name = arguments.first, let type = commands[name],
+              let name = arguments.first, let type = commandType(named: name), type.quickName == name,
               let given = QuickArguments(arguments.dropFirst(), syntax: type.quickSyntax) else { return nil }
         do {
             var command = try type.init(quick: given)
