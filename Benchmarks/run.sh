@@ -35,13 +35,21 @@ if [ "$INSTALL" = 1 ]; then
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends \
     gnome-keyring libsecret-tools keyutils dbus python3-gi gir1.2-secret-1 python3-venv libsqlite3-dev >/dev/null
-  if [ ! -x "$VENV/bin/python" ]; then /usr/bin/python3 -m venv --system-site-packages "$VENV"; fi
-  # The venv sees the system's packages (PyGObject for GNOME Keyring), so a Debian python3-keyring
-  # would satisfy pip and leave the measured version unnamed: install the peer into the venv itself.
-  "$VENV/bin/pip" install -q --disable-pip-version-check --ignore-installed keyring keyrings.alt
-  "$VENV/bin/pip" install -q --disable-pip-version-check pycryptodome matplotlib
+  if [ ! -x "$VENV/bin/python" ]; then
+    /usr/bin/python3 -m venv --system-site-packages "$VENV" || say "no venv (python3-venv?): the system's python3 runs the peers"
+  fi
+  if [ -x "$VENV/bin/pip" ]; then
+    # The venv sees the system's packages (PyGObject for GNOME Keyring), so a Debian python3-keyring
+    # would satisfy pip and leave the measured version unnamed: install the peer into the venv itself.
+    # A peer pip cannot install (offline, index down) is reported as not run, not the end of the run.
+    "$VENV/bin/pip" install -q --disable-pip-version-check --ignore-installed keyring keyrings.alt \
+      || say "pip could not install keyring: Python keyring will be reported as not run"
+    "$VENV/bin/pip" install -q --disable-pip-version-check pycryptodome matplotlib \
+      || say "pip could not install pycryptodome/matplotlib: the encrypted backend and the plot may be missing"
+  fi
 fi
 PY=$VENV/bin/python
+[ -x "$PY" ] || PY=/usr/bin/python3
 
 say "building keychain-bench and keychainctl (release)"
 # SwiftPM keeps the build plan of a package used by path, so a source file added to the root

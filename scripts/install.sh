@@ -4,13 +4,14 @@
 #   scripts/install.sh [--prefix DIR] [--debug] [--no-build]
 #   scripts/install.sh --uninstall [--prefix DIR]
 #
-# Builds in release mode and installs, under DIR (default ~/.local):
+# Builds in release mode (the Swift runtime and Foundation linked in: --static-swift-stdlib) and
+# installs, under DIR (default ~/.local):
 #   bin/keychainctl, bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
 #       (stripped)
 #   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
 #   share/fish/vendor_completions.d/keychainctl.fish   (keychainctl --generate-completion-script)
-#   share/man/man1/keychainctl.1, keychaind.1   (swift-argument-parser's generate-manual plugin;
-#       skipped with a warning when the plugin cannot run)
+#   share/man/man1/keychainctl.1, keychaind.1   (swift-argument-parser's generate-manual: its tool
+#       for a release build, its plugin for a debug one; skipped with a warning when it cannot run)
 #   share/dbus-1/services/org.freedesktop.secrets.service   (keychaind's D-Bus activation file)
 #   share/systemd/user/keychaind.service                     (keychaind's systemd --user unit)
 #   libexec/swift-keychain/keychain-pam-helper, lib/security/pam_keychain.so
@@ -81,13 +82,32 @@ fi
 cd "$(dirname "$0")/.."
 root="$PWD"
 products=(keychainctl keychaind git-credential-keychain docker-credential-keychain keychain-sync)
+# A release build links the Swift runtime and Foundation statically (as the .deb does): the
+# programs then run without the toolchain, and keychainctl and the credential helpers, which
+# scripts, git and docker start once per credential, skip most of the dynamic loader's work at
+# every start (BENCHMARKS.md, keychainctl start-up). The debug build, for tests, stays dynamic.
+# The manual pages come from swift-argument-parser's generate-manual: built with the same flags
+# and run on the built programs for a release build (the plugin would build every product again
+# with the default flags, and SwiftPM would then rebuild every module twice); through the plugin
+# for a debug build, as before.
+manuals=""
 if $build; then
-    for product in "${products[@]}" keychain-pam-helper; do
-        swift build -c "$configuration" --product "$product"
-    done
-    # The manual pages: for every executable that uses swift-argument-parser.
-    if ! swift package plugin generate-manual --configuration "$configuration" >/dev/null; then
-        echo "install.sh: warning: the generate-manual plugin failed; no manual pages installed" >&2
+    if [ "$configuration" = release ]; then
+        for product in "${products[@]}" keychain-pam-helper generate-manual; do
+            swift build -c release --static-swift-stdlib --product "$product"
+        done
+        manuals="$(mktemp -d)"
+        for program in keychainctl keychaind; do
+            "$root/.build/release/generate-manual" "$root/.build/release/$program" --output-directory "$manuals" >/dev/null \
+                || echo "install.sh: warning: generate-manual failed for $program; its manual page is not installed" >&2
+        done
+    else
+        if ! swift package plugin generate-manual --configuration "$configuration" >/dev/null; then
+            echo "install.sh: warning: the generate-manual plugin failed; no manual pages installed" >&2
+        fi
+        for product in "${products[@]}" keychain-pam-helper; do
+            swift build -c "$configuration" --product "$product"
+        done
     fi
 fi
 bin="$root/.build/$configuration"
@@ -151,11 +171,17 @@ put_output "$prefix/share/bash-completion/completions/keychainctl" "$keychainctl
 put_output "$prefix/share/zsh/site-functions/_keychainctl" "$keychainctl" --generate-completion-script zsh
 put_output "$prefix/share/fish/vendor_completions.d/keychainctl.fish" "$keychainctl" --generate-completion-script fish
 
-for page in "$root"/.build/plugins/GenerateManual/outputs/*/*.1; do
+if [ -n "$manuals" ]; then
+    pages=("$manuals"/*.1)
+else
+    pages=("$root"/.build/plugins/GenerateManual/outputs/*/*.1)
+fi
+for page in "${pages[@]}"; do
     [ -f "$page" ] || continue
     case "$(basename "$page")" in keychainctl.1|keychaind.1) ;; *) continue ;; esac
     put_file 0644 "$prefix/share/man/man1/$(basename "$page")" "$page"
 done
+[ -z "$manuals" ] || rm -rf "$manuals"
 
 substitute() { sed -e "s|@KEYCHAIND@|$prefix/bin/keychaind|g" -e "s|@DOCS@|$root/docs|g" "$1"; }
 put_output "$prefix/share/dbus-1/services/org.freedesktop.secrets.service" substitute dist/dbus/org.freedesktop.secrets.service.in

@@ -11,10 +11,13 @@ import json
 import os
 import sys
 
-import matplotlib
+try:
+    import matplotlib
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt  # noqa: E402
+except ImportError:  # no plot, but every figure still reaches the tables
+    plt = None
 
 OPS = ["add", "lookup", "update", "delete"]
 OP_NAMES = {"add": "add (SecItemAdd)", "lookup": "lookup by key, with data (SecItemCopyMatching)",
@@ -74,6 +77,9 @@ STYLE = {
 
 
 def plot(results, path):
+    if plt is None:
+        print("report.py: matplotlib is missing: no plot", file=sys.stderr)
+        return
     fig, axes = plt.subplots(2, 2, figsize=(13, 9), sharex=True)
     for ax, op in zip(axes.flat, OPS):
         for name, sysres in results["systems"].items():

@@ -32,7 +32,10 @@ struct UnlockState {
     var dataVersion: Int64?
 
     init(keychainID: Data) {
-        let id = keychainID.map { String(format: "%02x", $0) }.joined()
+        // Lower-case hex by hand: String(format:) would start Foundation's formatting machinery
+        // (about 1.4 M instructions) in every process that opens a keychain.
+        let digits = Array("0123456789abcdef".utf8)
+        let id = String(decoding: keychainID.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
         unlockedDescription = "swift-keychain:\(id):unlocked"
         firstUnlockDescription = "swift-keychain:\(id):first-unlock"
         switch KernelKeyring.availability {
