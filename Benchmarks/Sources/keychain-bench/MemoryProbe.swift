@@ -36,14 +36,32 @@ enum MemoryProbe {
 
 /// Runs this executable with `arguments`; returns its standard output, failing on a non-zero exit.
 func runSelf(_ arguments: [String]) throws -> Data {
+    try startSelf(arguments).finish()
+}
+
+/// A child run of this executable whose standard output is read when it finishes, so that
+/// several can run at once (ScaleBench).
+struct SelfChild {
+    let process: Process
+    let output: Pipe
+    let name: String
+
+    /// Reads the child's whole output and waits for it, failing on a non-zero exit.
+    func finish() throws -> Data {
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw BenchFailure("child \(name) exited \(process.terminationStatus)") }
+        return data
+    }
+}
+
+/// Starts this executable with `arguments`, its standard output on a pipe.
+func startSelf(_ arguments: [String]) throws -> SelfChild {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
     process.arguments = arguments
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw BenchFailure("child \(arguments.first ?? "") exited \(process.terminationStatus)") }
-    return data
+    return SelfChild(process: process, output: pipe, name: arguments.first ?? "")
 }

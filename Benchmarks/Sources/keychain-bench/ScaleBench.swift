@@ -80,7 +80,7 @@ enum ScaleBench {
                            "--write-percent", String(writePercent), "--start-at", String(startAt),
                            "--seconds", String(seconds), "--tag", "\(tag)-\(index)"])
         }
-        let results = try workers.map { try JSONDecoder().decode(ScaleChildResult.self, from: try finish($0)) }
+        let results = try workers.map { try JSONDecoder().decode(ScaleChildResult.self, from: try $0.finish()) }
         var lost = 0
         for account in results.flatMap(\.added_accounts) where !(try exists(system, account: account)) { lost += 1 }
         let lookups = results.reduce(0) { $0 + $1.lookups }
@@ -136,22 +136,4 @@ enum ScaleBench {
         guard status == errSecSuccess else { throw BenchFailure("counting items returned \(status)") }
         return (result as? [Any])?.count ?? 0
     }
-}
-
-/// Starts this executable with `arguments`, its standard output on a pipe.
-private func startSelf(_ arguments: [String]) throws -> (Process, Pipe) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    return (process, pipe)
-}
-
-private func finish(_ worker: (Process, Pipe)) throws -> Data {
-    let data = worker.1.fileHandleForReading.readDataToEndOfFile()
-    worker.0.waitUntilExit()
-    guard worker.0.terminationStatus == 0 else { throw BenchFailure("scale worker exited \(worker.0.terminationStatus)") }
-    return data
 }
