@@ -185,7 +185,10 @@ def summary(results, plot_link):
                   "(the middle row adds back the one-column service index of the schema before commit daadcf6).", "",
                   "| variant | items | SQLite plan for the lookup | lookup median (p99) | update median (p99) |", "|---|---:|---|---:|---:|"]
         for w in results["whatif"]:
-            lines.append(f"| {w['variant']} | {w['items']:,} | `{w['query_plan']}` | {cell(w, 'lookup')} | {cell(w, 'update')} |")
+            if w.get("not_run"):
+                lines.append(f"| {w['variant']} | {w['items']:,} | `{w['query_plan']}` | not run: {w['not_run']} | – |")
+            else:
+                lines.append(f"| {w['variant']} | {w['items']:,} | `{w['query_plan']}` | {cell(w, 'lookup')} | {cell(w, 'update')} |")
         lines.append("")
     ww = results.get("whatif_writes")
     if ww:

@@ -11,12 +11,18 @@ import KeychainStore
 /// here, every lookup, update and delete walked every item of the service. The variants put that
 /// index back to show what a poorly chosen index costs, and that statistics (`ANALYZE`) would
 /// also have fixed the plan.
+///
+/// Since the engine audits a file's schema when it opens it, it refuses an index it never makes
+/// (a planted index could change what its statements do), so the variants that add one are
+/// reported as not run, with the engine's refusal as the reason, instead of ending the benchmark.
 struct WhatIfResult: Codable, Sendable {
     var variant: String
     var items: Int
     var query_plan: String
-    var lookup: LatencySummary
-    var update: LatencySummary
+    var lookup: LatencySummary?
+    var update: LatencySummary?
+    /// Why the variant could not be measured (the engine refused the copy), or nil.
+    var not_run: String?
 }
 
 enum WhatIf {
@@ -40,7 +46,15 @@ enum WhatIf {
                 if let sql = variant.sql { try db.execute(sql) }
                 plan = try db.queryPlan("SELECT rowid FROM genp WHERE agrp IN (?) AND pk >= ? AND pk < ? ORDER BY rowid")
             }
-            let system = try SecItemSystem(path: copy, deviceKeyPath: deviceKey)
+            let system: SecItemSystem
+            do {
+                system = try SecItemSystem(path: copy, deviceKeyPath: deviceKey)
+            } catch {
+                results.append(WhatIfResult(variant: variant.name, items: items, query_plan: plan, not_run: "\(error)"))
+                progress("  what-if '\(variant.name)' at \(items): not run: \(error)")
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: copy + suffix) }
+                continue
+            }
             var generator = SplitMix64(seed: 11)
             let keys = (0..<operations).map { _ in WorkloadKeys.filler(Int(generator.next() % UInt64(items))) }
             let lookup = try timeEach(keys) { try system.lookup(account: $0) }
@@ -68,7 +82,7 @@ struct WriteWhatIfResult: Codable, Sendable {
 extension WhatIf {
     static let schema2PairIndex = "CREATE INDEX IF NOT EXISTS genp_svce_acct ON genp(i_svce, i_acct);"
 
-    static func writes(keychain: String, deviceKey: String, items: Int, operations: Int, directory: String) throws -> WriteWhatIfResult {
+    static func writes(keychain: String, deviceKey: String, items: Int, operations: Int, directory: String) throws -> WriteWhatIfResult? {
         try RawSQLite(path: keychain).execute("PRAGMA wal_checkpoint(TRUNCATE)")
         let shippedPath = directory + "/whatif-shipped.keychain-db", alternativePath = directory + "/whatif-alternative.keychain-db"
         for path in [shippedPath, alternativePath] {
@@ -78,7 +92,14 @@ extension WhatIf {
         defer { for path in [shippedPath, alternativePath] { for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) } } }
         try RawSQLite(path: alternativePath).execute(schema2PairIndex + "PRAGMA wal_checkpoint(TRUNCATE);")
         let shipped = try SecItemSystem(path: shippedPath, deviceKeyPath: deviceKey)
-        let alternative = try SecItemSystem(path: alternativePath, deviceKeyPath: deviceKey)
+        let alternative: SecItemSystem
+        do {
+            alternative = try SecItemSystem(path: alternativePath, deviceKeyPath: deviceKey)
+        } catch {
+            // The schema audit refuses the index put back (see WhatIfResult).
+            progress("  write what-if at \(items): not run: \(error)")
+            return nil
+        }
         var shippedSamples: [UInt64] = [], alternativeSamples: [UInt64] = []
         // The copies start with empty WALs: 50 untimed adds show what each commit appends; then
         // 300 untimed updates grow each WAL past SQLite's automatic checkpoint, so that the timed

@@ -43,7 +43,7 @@ struct CoreResult: Codable {
     var floor: [SizeResult]
     var memory: [MemoryResult]
     var whatif: [WhatIfResult]
-    var whatif_writes: WriteWhatIfResult
+    var whatif_writes: WriteWhatIfResult?
     var paired: [PairedResult]
     var sqlite_version: String
 }
