@@ -53,7 +53,8 @@ version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/keychainctl/
 [ -n "$version" ] || { echo "build-deb.sh: no version in PackageVersion.swift" >&2; exit 1; }
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
-products=(keychainctl keychaind git-credential-keychain docker-credential-keychain)
+# keychain-sync too: keychainctl's `sync` and keychaind's continuous sync run it (docs/sync.md).
+products=(keychainctl keychaind git-credential-keychain docker-credential-keychain keychain-sync)
 bin="$root/.build/release"
 
 if $build; then

@@ -10,8 +10,7 @@ import Glibc
 ///
 /// A child rather than the sync engine in this process: keychaind then does not load SwiftNIO and
 /// the PostgreSQL client (its size and start-up stay as they were), no D-Bus call can wait on the
-/// network, and a system without keychain-sync (the Debian package does not ship it) simply does
-/// not sync. The child writes the keychain file like any other process; keychaind's collections
+/// network, and a system without keychain-sync (a build that left it out) simply does not sync. The child writes the keychain file like any other process; keychaind's collections
 /// read the file on every call, so Secret Service clients see synced items at once.
 ///
 /// The child ends when its standard input, a pipe only this process holds, reaches its end: when
