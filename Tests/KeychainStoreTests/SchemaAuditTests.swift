@@ -120,7 +120,7 @@ struct SchemaAuditTests {
     @Test("A new keychain holds exactly the objects the audit expects, each as the engine writes it")
     func newKeychainMatchesExpectation() throws {
         let keychain = try TestKeychain()
-        let expected = try #require(ExpectedSchema.current)
+        let expected = ExpectedSchema.current
         let db = try SQLiteConnection(path: keychain.file.url.path)
         let statement = try db.statement("SELECT type, name, tbl_name, sql FROM sqlite_master")
         var found: [String: SchemaObject] = [:]

@@ -35,9 +35,8 @@ enum ExpectedSchema {
     /// together with any change to ItemTable's SQL, with an upgrade that rebuilds what changed.
     static let itemLayoutSince: Int64 = 4
 
-    /// The objects of a keychain of the current layout, by name. (Optional because it once was
-    /// recorded at run time; the audit still reports a nil as an internal error.)
-    static let current: [String: SchemaObject]? = Dictionary(uniqueKeysWithValues: recorded.map { ($0.name, $0) })
+    /// The objects of a keychain of the current layout, by name.
+    static let current: [String: SchemaObject] = Dictionary(uniqueKeysWithValues: recorded.map { ($0.name, $0) })
 
     /// Runs the engine's SQL in a database in memory and returns what SQLite recorded, by name:
     /// what ``recorded`` must equal.
@@ -71,7 +70,7 @@ enum ExpectedSchema {
             let table = ItemTable(itemClass)
             for name in table.olderIndexesToDrop { indexes[name] = table.name }
         }
-        for object in (current ?? [:]).values where object.type == "index" && object.sql != nil {
+        for object in current.values where object.type == "index" && object.sql != nil {
             indexes[object.name] = object.table
         }
         return indexes

@@ -38,11 +38,8 @@ extension KeychainFile {
             return (version, objects)
         }
         guard version > 0, version <= schemaVersion else { return }
-        guard let expected = ExpectedSchema.current else {
-            throw .init(status: SecStatus.internalComponent, reason: "SQLite could not record the keychain's own schema")
-        }
         for object in objects {
-            if let problem = schemaProblem(object, version: version, expected: expected) {
+            if let problem = schemaProblem(object, version: version, expected: ExpectedSchema.current) {
                 throw invalidKeychain(path, problem + ": refusing to open")
             }
         }
