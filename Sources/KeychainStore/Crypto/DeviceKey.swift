@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 import Crypto
 
 /// The key that stands in for a device's hardware UID key: 32 random bytes kept outside the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Crypto
 
 /// Encrypts an item's two parts (attributes, secret) with AES-256-GCM under fresh per-item keys,

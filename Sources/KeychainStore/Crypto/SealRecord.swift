@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 import Crypto
 
 /// A seal: the keychain's unlock key (the key derived from its password, which unwraps the

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Who is calling: the keychain access groups a process holds, as an app's entitlements give it
 /// on Apple platforms.
@@ -62,7 +66,7 @@ public struct ClientIdentity: Sendable, Hashable {
             applicationID = entitlements.applicationID
         }
         if let list = environment["SWIFT_KEYCHAIN_ACCESS_GROUPS"] {
-            groups += list.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            groups += list.split(separator: ",").map { PlainText.trimmingSpaces($0) }.filter { !$0.isEmpty }
         }
         if let id = environment["SWIFT_KEYCHAIN_APPLICATION_ID"], !id.isEmpty { applicationID = id }
         if groups.isEmpty && applicationID == nil { return .unconfigured }
@@ -71,12 +75,28 @@ public struct ClientIdentity: Sendable, Hashable {
 
     private static func readEntitlements(_ path: String) throws(KeychainStoreError) -> (groups: [String], applicationID: String?) {
         guard let data = FileManager.default.contents(atPath: path),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+              let entitlements = try? PropertyListDecoder().decode(Entitlements.self, from: data) else {
             throw .parameter("the entitlements file '\(path)' is not a readable property list")
         }
-        let groups = plist["keychain-access-groups"] as? [String] ?? []
-        let applicationID = plist["application-identifier"] as? String
-        return (groups, applicationID)
+        return (entitlements.groups, entitlements.applicationID)
+    }
+
+    /// The two keys of an entitlements property list the keychain reads; a value of another type
+    /// counts as absent, and other keys are ignored.
+    private struct Entitlements: Decodable {
+        var groups: [String]
+        var applicationID: String?
+
+        enum CodingKeys: String, CodingKey {
+            case groups = "keychain-access-groups"
+            case applicationID = "application-identifier"
+        }
+
+        init(from decoder: any Decoder) throws {
+            let keys = try decoder.container(keyedBy: CodingKeys.self)
+            groups = (try? keys.decodeIfPresent([String].self, forKey: .groups)) ?? []
+            applicationID = try? keys.decodeIfPresent(String.self, forKey: .applicationID)
+        }
     }
 
     /// The group an add without `agrp` goes to.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// Serialises an item's attributes into the plaintext of its metadata blob and back.
 ///

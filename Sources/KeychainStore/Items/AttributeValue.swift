@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// A stored attribute value. The case records the type the caller gave, because Apple returns
 /// attributes with their original type (an account written as data comes back as data).

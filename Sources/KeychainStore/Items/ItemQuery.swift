@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// What to match: the engine's form of a search dictionary, after the API layer has parsed and
 /// coerced it.

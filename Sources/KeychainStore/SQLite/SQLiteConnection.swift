@@ -1,5 +1,9 @@
 internal import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One SQLite connection. Not thread-safe: the engine lends it out under a lock, never shares it.
 final class SQLiteConnection {

@@ -1,5 +1,9 @@
 internal import CSQLite
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A prepared statement owned by one connection.
 final class SQLiteStatement {

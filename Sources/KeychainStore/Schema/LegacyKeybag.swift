@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 import Crypto
 
 /// The keybag as schemas 1 to 4 kept it, and its conversion into schema 5's single

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// One entry of a database's `sqlite_master`: a table, index, view or trigger.
 struct SchemaObject: Equatable, Sendable {
@@ -89,9 +93,9 @@ enum ExpectedSchema {
     static func normalised(_ sql: String?, name: String) -> String? {
         guard let sql else { return nil }
         var text = sql.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        while text.hasSuffix(";") { text = String(text.dropLast()).trimmingCharacters(in: .whitespaces) }
+        while text.hasSuffix(";") { text = PlainText.trimmingSpaces(text.dropLast()) }
         for kind in ["TABLE", "INDEX"] {
-            text = text.replacingOccurrences(of: "CREATE \(kind) IF NOT EXISTS ", with: "CREATE \(kind) ")
+            text = text.replacing("CREATE \(kind) IF NOT EXISTS ", with: "CREATE \(kind) ")
         }
         let quoted = "CREATE TABLE \"\(name)\" "
         if text.hasPrefix(quoted) { text = "CREATE TABLE \(name) " + text.dropFirst(quoted.count) }

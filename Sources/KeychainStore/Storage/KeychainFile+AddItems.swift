@@ -1,5 +1,9 @@
 import Crypto
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// An item to add: what ``KeychainFile/add(_:attributes:secret:identity:accessControl:)`` takes.
 package struct NewItem: Sendable {

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 import Crypto
 
 /// Backups: every item that may leave this device, sealed under a backup password.

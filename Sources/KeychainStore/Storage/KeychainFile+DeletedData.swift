@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension KeychainFile {
     /// Whether deleting `row` is followed by emptying the WAL (``State/eraseDeletedFromWAL()``):

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 import Crypto
 
 /// Keychain password, lock and unlock: Apple's data protection model mapped onto Linux.

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// Merging items that come from outside the keychain (another secret store), under the rule a
 /// backup's items are merged by (``KeychainFile/importBackup(from:password:)``).

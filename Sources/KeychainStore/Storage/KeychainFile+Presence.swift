@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 import Crypto
 
 /// The presence key: what items with an access control that requires authentication are sealed

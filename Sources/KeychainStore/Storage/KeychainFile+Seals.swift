@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 import Crypto
 
 /// Seals: the keychain's unlock key kept by the machine (a systemd credential, a TPM2 object) so

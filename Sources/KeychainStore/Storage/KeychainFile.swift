@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+public import FoundationEssentials
+#else
 public import Foundation
+#endif
 import Crypto
 #if canImport(Glibc)
 import Glibc
@@ -204,7 +208,7 @@ public final class KeychainFile: Sendable {
     /// keychain. When another process links its keychain first, theirs is kept.
     private static func createKeychain(at url: URL, deviceKey: DeviceKey) throws(KeychainStoreError) {
         try SecureFile.makePrivateDirectory(url.deletingLastPathComponent())
-        let suffix = try secureRandomBytes(8).map { String(format: "%02x", $0) }.joined()
+        let suffix = PlainText.lowercaseHex(try secureRandomBytes(8))
         let temporary = url.path + ".new-" + suffix
         try SecureFile.createEmptyPrivateFile(temporary)
         defer { for name in ["", "-wal", "-shm", "-journal"] { unlink(temporary + name) } }

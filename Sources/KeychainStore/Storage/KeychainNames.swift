@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// How a keychain's name becomes a file: the one place where `keychainctl` (creating, opening,
 /// `lock-keychain -a`) and `keychaind` (its collections) agree on names.

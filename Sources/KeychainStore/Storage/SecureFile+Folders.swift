@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -32,7 +36,7 @@ extension SecureFile {
         var holdsTheFile = true
         // Walk up to the first folder that exists; the missing ones will be ours.
         while !exists(missing) {
-            let parent = (missing as NSString).deletingLastPathComponent
+            let parent = PlainText.deletingLastPathComponent(missing)
             guard parent != missing, !parent.isEmpty else { return }
             missing = parent
             holdsTheFile = false
@@ -44,7 +48,7 @@ extension SecureFile {
         while true {
             try checkOne(current, holdsTheFile: holdsTheFile)
             holdsTheFile = false
-            let parent = (current as NSString).deletingLastPathComponent
+            let parent = PlainText.deletingLastPathComponent(current)
             if parent == current || parent.isEmpty { return }
             current = parent
         }

@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -71,7 +75,7 @@ enum SecureFile {
         guard fd >= 0 else { throw .io("cannot open '\(url.path)': \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var buffer = [UInt8](repeating: 0, count: 4096)
-        let count = Foundation.read(fd, &buffer, buffer.count)
+        let count = readBytes(fd, &buffer)
         guard count >= 0 else { throw .io("cannot read '\(url.path)'") }
         return Data(buffer[0..<count])
     }
@@ -173,4 +177,9 @@ enum SecureFile {
         fsync(fd)
         close(fd)
     }
+}
+
+/// read(2), named apart because inside `SecureFile` the name `read` is its own method.
+private func readBytes(_ fd: Int32, _ buffer: inout [UInt8]) -> Int {
+    read(fd, &buffer, buffer.count)
 }

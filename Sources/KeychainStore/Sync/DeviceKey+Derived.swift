@@ -1,5 +1,9 @@
 package import Crypto
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 extension DeviceKey {
     /// A key for one purpose outside the keychain file (such as the sync state file), derived

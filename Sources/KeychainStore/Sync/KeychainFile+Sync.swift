@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// What the sync engine (the `KeychainSync` module, docs/sync.md) needs from a keychain: its
 /// synchronizable items, tombstones included, and a way to merge items that arrive from other

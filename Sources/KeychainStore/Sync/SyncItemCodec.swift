@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// The plaintext of a sync record: one item's whole state (class, every attribute, secret),
 /// padded so that its length says little about the secret's.

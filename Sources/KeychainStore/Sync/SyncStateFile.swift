@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 import Crypto
 
 /// A device's sync state for one keychain, in a SQLite file beside it (`<keychain>.sync`):
