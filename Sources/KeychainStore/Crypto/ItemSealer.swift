@@ -49,8 +49,8 @@ enum ItemSealer {
             var out: [UInt8] = []
             out.reserveCapacity(1 + wrappedKeyLength + 28 + plaintext.count)
             out.append(format)
-            out += wrapped
-            out += content.combined!
+            out.append(bytesOf: wrapped)
+            out.append(bytesOf: content.combined!)
             return Data(out)
         } catch {
             throw .allocate("encryption failed")

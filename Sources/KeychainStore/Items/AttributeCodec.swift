@@ -145,3 +145,11 @@ struct ByteReader {
         return value
     }
 }
+
+extension Array where Element == UInt8 {
+    /// Appends `data`'s bytes in one copy. `+=` with a `Data` goes through the generic sequence
+    /// path, which cost about a thousand instructions per append of a few dozen bytes.
+    mutating func append(bytesOf data: Data) {
+        data.withUnsafeBytes { append(contentsOf: $0) }
+    }
+}
