@@ -101,7 +101,8 @@ struct ByteReader {
     private var offset = 0
 
     init(_ data: Data) {
-        self.bytes = [UInt8](data)
+        // Copied through the bytes in one go.
+        self.bytes = data.withUnsafeBytes { [UInt8]($0) }
     }
 
     var isAtEnd: Bool { offset == bytes.count }
