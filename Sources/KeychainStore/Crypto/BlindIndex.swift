@@ -16,17 +16,26 @@ struct BlindIndex: Sendable {
 
     init(key: SymmetricKey) {
         let blockSize = SHA256.blockByteCount
-        // A key longer than a block is hashed first (RFC 2104, section 2); a class key is 32 bytes.
-        var block = key.withUnsafeBytes { Array($0) }
-        if block.count > blockSize { block = Array(SHA256.hash(data: block)) }
-        block += repeatElement(0, count: blockSize - block.count)
+        // The key zero-padded to a block; a key longer than a block is hashed first (RFC 2104,
+        // section 2; a class key is 32 bytes). Written into one buffer of its final size, so no
+        // copy of the key is left in a buffer given up along the way.
+        var block = [UInt8](repeating: 0, count: blockSize)
+        key.withUnsafeBytes { keyBytes in
+            block.withUnsafeMutableBytes { destination in
+                if keyBytes.count > blockSize {
+                    SHA256.hash(data: keyBytes).withUnsafeBytes { destination.copyMemory(from: $0) }
+                } else {
+                    destination.copyMemory(from: keyBytes)
+                }
+            }
+        }
         var pad = block.map { $0 ^ 0x36 }
         var inner = SHA256()
         pad.withUnsafeBytes { inner.update(bufferPointer: $0) }
         for i in 0..<blockSize { pad[i] = block[i] ^ 0x5c }
         var outer = SHA256()
         pad.withUnsafeBytes { outer.update(bufferPointer: $0) }
-        // The key's bytes are not left behind in these temporary buffers.
+        // Nor in these two, once the states have them.
         for i in 0..<blockSize { block[i] = 0; pad[i] = 0 }
         self.inner = inner
         self.outer = outer
