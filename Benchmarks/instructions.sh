@@ -15,8 +15,10 @@
 # --lookup-items items (outside callgrind), then `keychain-bench memory-child` doing 500 and 1,500
 # random lookups by service and account with data (SecItemCopyMatching, kSecReturnData; the
 # query dictionary built and the result cast as a caller does); the difference / 1,000 is one
-# lookup. User-space instructions only (SQLite, the Swift
-# runtime, Foundation and swift-crypto included; the kernel's side of fsync and locks is not).
+# lookup. Updates likewise (`keychain-bench update-child`: SecItemUpdate giving a random item,
+# found by service and account, a new secret), on copies of that keychain. User-space
+# instructions only (SQLite, the Swift runtime, Foundation and swift-crypto included; the
+# kernel's side of fsync and locks is not).
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -65,6 +67,16 @@ count_lookups() {
   rm -f "$out" "$out.err"
 }
 
+# Instructions of $3 updates with binary $1 in a copy of the filled keychain of folder $2.
+count_updates() {
+  local out dir; out=$(mktemp "$WORK/updates.XXXXXX"); dir=$(mktemp -d "$WORK/copy.XXXXXX")
+  cp "$2"/k.keychain-db* "$2/device-key" "$dir/"
+  valgrind --tool=callgrind --callgrind-out-file="$out" "$1" update-child --keychain "$dir/k.keychain-db" \
+    --device-key "$dir/device-key" --items "$LOOKUP_ITEMS" --updates "$3" > /dev/null 2> "$out.err"
+  grep -E "^(summary|totals):" "$out" | head -1 | awk '{print $2}'
+  rm -rf "$out" "$out.err" "$dir"
+}
+
 measure() {
   local binary=$1 name=$2 a b dir
   a=$(count "$binary" 1000); b=$(count "$binary" 2000)
@@ -73,6 +85,10 @@ measure() {
   "$binary" fill --keychain "$dir/k.keychain-db" --device-key "$dir/device-key" --items "$LOOKUP_ITEMS" > /dev/null
   a=$(count_lookups "$binary" "$dir" 500); b=$(count_lookups "$binary" "$dir" 1500)
   echo "$name: $(( (b - a) / 1000 )) instructions per SecItemCopyMatching (service + account, with data; $LOOKUP_ITEMS items)"
+  if { "$binary" 2>&1 || true; } | grep -q update-child; then  # a bench from before update-child has none
+    a=$(count_updates "$binary" "$dir" 500); b=$(count_updates "$binary" "$dir" 1500)
+    echo "$name: $(( (b - a) / 1000 )) instructions per SecItemUpdate (service + account, new data; $LOOKUP_ITEMS items)"
+  fi
   rm -rf "$dir"
 }
 

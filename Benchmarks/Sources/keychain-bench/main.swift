@@ -11,6 +11,7 @@ let usage = """
            keychain-bench keys-profile --dir DIR --what create|transient|add [--count 200]
            keychain-bench fill   --keychain FILE --device-key FILE --items N
            keychain-bench memory-child --keychain FILE --device-key FILE --items N --lookups L
+           keychain-bench update-child --keychain FILE --device-key FILE --items N --updates U
     """
 
 struct Options {
@@ -127,6 +128,16 @@ func main() throws {
         let directory = try options.string("dir")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         try KeyCreateProfile.run(directory: directory, what: try options.string("what"), count: try options.int("count", 200))
+    case "update-child":
+        // U SecItemUpdate calls, each giving a random filler item a new secret: what
+        // instructions.sh counts per update.
+        let system = try SecItemSystem(path: try options.string("keychain"), deviceKeyPath: try options.string("device-key"))
+        let items = try options.int("items")
+        var generator = SplitMix64(seed: 11)
+        for n in 0..<(try options.int("updates")) {
+            let i = Int(generator.next() % UInt64(items))
+            try system.update(account: WorkloadKeys.filler(i), secret: WorkloadKeys.secret(i, version: 1 + n % 9))
+        }
     case "fill":
         let system = try SecItemSystem(path: try options.string("keychain"), deviceKeyPath: try options.string("device-key"))
         try system.fill(from: try options.int("from", 0), to: try options.int("items"))

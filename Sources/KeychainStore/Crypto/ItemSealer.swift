@@ -31,9 +31,9 @@ enum ItemSealer {
 
     /// The content nonce of a sealed part (random for every seal), or nil when it is too short.
     static func contentNonce(_ sealed: Data) -> [UInt8]? {
-        let start = sealed.startIndex + 1 + wrappedKeyLength
-        guard sealed.count >= 1 + wrappedKeyLength + 28 else { return nil }
-        return [UInt8](sealed[start..<start + SecretBinding.nonceLength])
+        let start = 1 + wrappedKeyLength
+        guard sealed.count >= start + 28 else { return nil }
+        return sealed.withUnsafeBytes { [UInt8]($0[start..<start + SecretBinding.nonceLength]) }
     }
 
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
@@ -53,8 +53,8 @@ enum ItemSealer {
             var out: [UInt8] = []
             out.reserveCapacity(1 + wrappedKeyLength + 28 + plaintext.count)
             out.append(format)
-            out += wrapped
-            out += content.combined!
+            out.append(bytesOf: wrapped)
+            out.append(bytesOf: content.combined!)
             return Data(out)
         } catch {
             throw .allocate("encryption failed")

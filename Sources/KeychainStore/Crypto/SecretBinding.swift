@@ -57,18 +57,22 @@ struct SecretBinding: Equatable {
         let start = plaintext.startIndex
         let flags = plaintext[start]
         guard flags & ~3 == 0 else { throw .decode("an item's attributes are damaged") }
-        let binding = SecretBinding(nonce: [UInt8](plaintext[start + 1..<start + encodedLength]),
-                                    hasSecret: flags & 1 != 0, requiresAuthentication: flags & 2 != 0)
+        // Copied through the bytes: a Data slice copied as a sequence goes byte by byte.
+        let nonce = plaintext.withUnsafeBytes { [UInt8]($0[1..<encodedLength]) }
+        let binding = SecretBinding(nonce: nonce, hasSecret: flags & 1 != 0, requiresAuthentication: flags & 2 != 0)
         return (binding, start + encodedLength)
     }
 
     /// Whether `sealedSecret` is the blob these attributes were written with.
     func matches(_ sealedSecret: Data?) -> Bool {
         guard let sealedSecret else { return !hasSecret }
-        let start = sealedSecret.startIndex + 1 + ItemSealer.wrappedKeyLength
+        let start = 1 + ItemSealer.wrappedKeyLength
         guard hasSecret, ItemSealer.isPresenceSealed(sealedSecret) == requiresAuthentication,
-              sealedSecret.count >= 1 + ItemSealer.wrappedKeyLength + 28 else { return false }
-        // Compared in place: this runs for every matched row of every read.
-        return sealedSecret[start..<start + Self.nonceLength].elementsEqual(nonce)
+              sealedSecret.count >= start + 28 else { return false }
+        // Compared in place, through the bytes (a Data slice compared as a sequence goes byte by
+        // byte through Data's subscript): this runs for every matched row of every read.
+        return sealedSecret.withUnsafeBytes { blob in
+            nonce.withUnsafeBytes { $0.elementsEqual(blob[start..<start + Self.nonceLength]) }
+        }
     }
 }

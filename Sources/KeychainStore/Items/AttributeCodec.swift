@@ -105,7 +105,8 @@ struct ByteReader {
     private var offset = 0
 
     init(_ data: Data) {
-        self.bytes = [UInt8](data)
+        // Copied through the bytes in one go.
+        self.bytes = data.withUnsafeBytes { [UInt8]($0) }
     }
 
     var isAtEnd: Bool { offset == bytes.count }
@@ -147,5 +148,13 @@ struct ByteReader {
         for shift in 0..<size { value |= T(bytes[offset + shift]) << (8 * shift) }
         offset += size
         return value
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Appends `data`'s bytes in one copy. `+=` with a `Data` goes through the generic sequence
+    /// path, which cost about a thousand instructions per append of a few dozen bytes.
+    mutating func append(bytesOf data: Data) {
+        data.withUnsafeBytes { append(contentsOf: $0) }
     }
 }

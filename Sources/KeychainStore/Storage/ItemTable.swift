@@ -11,6 +11,8 @@ struct ItemTable {
     let itemClass: ItemClass
     let schema: ItemSchema
     let indexed: [AttributeDescriptor]
+    /// Each indexed attribute's position in ``indexed``, by name.
+    let indexedPositions: [String: Int]
     /// The primary key's attributes, in the schema's order.
     let primaryKeyAttributes: [AttributeDescriptor]
 
@@ -36,7 +38,9 @@ struct ItemTable {
         let schema = itemClass.schema
         self.itemClass = itemClass
         self.schema = schema
-        self.indexed = schema.indexedAttributes
+        let indexed = schema.indexedAttributes
+        self.indexed = indexed
+        self.indexedPositions = Dictionary(uniqueKeysWithValues: indexed.enumerated().map { ($0.element.name, $0.offset) })
         self.primaryKeyAttributes = schema.primaryKey.map { schema.attribute($0)! }
         let columns = ItemTable.columns(indexed)
         self.insertSQL = "INSERT INTO \(itemClass.code) (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))"

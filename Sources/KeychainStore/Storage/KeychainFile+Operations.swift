@@ -277,10 +277,16 @@ extension KeychainFile.State {
             throw .notAvailable("items that require a passcode cannot be stored in a keychain without a password")
         }
 
-        let oldKey = primaryKeyIndex(table, row.attributes)
-        let newKey = primaryKeyIndex(table, attributes)
-        let keyChanges = oldKey != newKey
-        if keyChanges, let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
+        // The primary key's index (two MACs) is only worked out when one of its attributes
+        // changed: equal values give the same index, and most updates change only the secret
+        // or attributes outside the key. Only `changes` can change a primary-key attribute (the
+        // ones set here, dates, digest and access control, are not part of any key).
+        let keyAttributesChanged = changes.contains { name, value in
+            table.schema.primaryKey.contains(name) && row.attributes[name] != value
+        }
+        let newKey = keyAttributesChanged ? primaryKeyIndex(table, attributes) : nil
+        let keyChanges = keyAttributesChanged && primaryKeyIndex(table, row.attributes) != newKey
+        if keyChanges, let newKey, let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
             guard clash.1 else { throw .duplicateItem }
             try deleteRow(table, rowid: clash.0, persistentReference: clash.2)
         }

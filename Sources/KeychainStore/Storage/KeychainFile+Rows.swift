@@ -210,6 +210,19 @@ extension KeychainFile.State {
         return sql
     }
 
+    /// ``ItemTable/updateSQL(_:)`` for `columns`, made once per set of columns and remembered like
+    /// the search texts: an update changes the same few columns again and again (the secret and
+    /// the sealed attributes, most often), and making the text cost every update a few thousand
+    /// instructions. Bounded.
+    func updateSQL(_ table: ItemTable, _ columns: [String]) -> String {
+        let shape = KeychainFile.UpdateShape(table: table.name, columns: columns)
+        if let known = updateTexts[shape] { return known }
+        let sql = table.updateSQL(columns)
+        if updateTexts.count >= 128 { updateTexts.removeAll(keepingCapacity: true) }
+        updateTexts[shape] = sql
+        return sql
+    }
+
     /// The blind index of a value that many calls repeat, remembered: a caller's access groups,
     /// and the lookup pair's first half (an application has a few services for many items).
     /// Each would otherwise cost an HMAC per call (a few percent of one). Bounded; emptied when
@@ -269,14 +282,25 @@ extension KeychainFile.State {
         }
         let classKey = try keybag.key(for: protection)
         var plaintext = SecretBinding(sealedSecret: sealedSecret).encoded
-        plaintext += AttributeCodec.encode(attributes)
+        plaintext.append(bytesOf: AttributeCodec.encode(attributes))
         let meta = try ItemSealer.seal(Data(plaintext), part: .attributes, table: table.name, persistentRef: persistentReference,
                                        protection: protection, classKey: classKey, format: ItemSealer.boundFormat)
+        // The attributes whose values differ from the stored row's, found once: asking each
+        // column's attributes of both dictionaries cost an update some seventy lookups. Nil when
+        // every column is written (a new row, or no previous attributes given).
+        var changedNames: [String]?
+        if let previous, rowid != nil {
+            var names: [String] = []
+            for (name, value) in attributes where previous[name] != value { names.append(name) }
+            for name in previous.keys where attributes[name] == nil { names.append(name) }
+            changedNames = names
+        }
         // Whether a column derived from these attributes may differ from the stored one.
         func changed(_ names: [String]) -> Bool {
-            guard let previous, rowid != nil else { return true }
-            return names.contains { previous[$0] != attributes[$0] }
+            guard let changedNames else { return true }
+            return names.contains { changedNames.contains($0) }
         }
+        func changed(_ name: String) -> Bool { changedNames?.contains(name) ?? true }
         // An insert's SQL is made once per class (``ItemTable/insertSQL``), in this order; only
         // an update needs the column names.
         let inserting = rowid == nil
@@ -296,15 +320,22 @@ extension KeychainFile.State {
         }
         // The pair's column values are the first 32 bytes of the primary-key index: taken from
         // there when it is written, rather than MACed a second time.
-        var pairColumns: [String: Data] = [:]
+        var pairFirstColumn: Data?, pairSecondColumn: Data?
         if changed(table.schema.primaryKey) {  // the pair's halves are primary-key attributes
             let key = primaryKey ?? primaryKeyIndex(table, attributes)
             set("pk", .blob(key))
             let start = key.startIndex
-            if attributes[table.lookupPair.0] != nil { pairColumns[table.lookupPair.0] = key.subdata(in: start..<start + 16) }
-            if attributes[table.lookupPair.1] != nil { pairColumns[table.lookupPair.1] = key.subdata(in: start + 16..<start + 32) }
+            if attributes[table.lookupPair.0] != nil { pairFirstColumn = key.subdata(in: start..<start + 16) }
+            if attributes[table.lookupPair.1] != nil { pairSecondColumn = key.subdata(in: start + 16..<start + 32) }
         }
-        if changed([AttributeName.accessGroup]) {
+        // An indexed column's value: the pair's from the primary key, the others MACed.
+        func column(_ attribute: AttributeDescriptor, _ value: AttributeValue?) -> SQLiteStatement.Value {
+            guard let value else { return .null }
+            if attribute.name == table.lookupPair.0, let pairFirstColumn { return .blob(pairFirstColumn) }
+            if attribute.name == table.lookupPair.1, let pairSecondColumn { return .blob(pairSecondColumn) }
+            return .blob(index.index(attribute.name, value, kind: attribute.kind))
+        }
+        if changed(AttributeName.accessGroup) {
             // The remembered index of a caller's group, when the group is text (it always is once
             // an add has normalised it).
             let group = attributes[AttributeName.accessGroup] ?? .string("")
@@ -314,14 +345,25 @@ extension KeychainFile.State {
                 set("agrp", .blob(index.index(AttributeName.accessGroup, group, kind: .string)))
             }
         }
-        if changed([AttributeName.accessible]) { set("keyclass", .integer(Int64(protection.rawValue))) }
-        if changed([AttributeName.synchronizable]) { set("sync", .integer(attributes[AttributeName.synchronizable]?.integerValue == 0 ? 0 : 1)) }
-        if changed([AttributeName.tombstone]) { set("tomb", .integer((attributes[AttributeName.tombstone]?.integerValue ?? 0) == 0 ? 0 : 1)) }
-        for attribute in table.indexed where changed([attribute.name]) {
-            if let value = attributes[attribute.name] {
-                set(attribute.columnName, .blob(pairColumns[attribute.name] ?? index.index(attribute.name, value, kind: attribute.kind)))
+        if changed(AttributeName.accessible) { set("keyclass", .integer(Int64(protection.rawValue))) }
+        if changed(AttributeName.synchronizable) { set("sync", .integer(attributes[AttributeName.synchronizable]?.integerValue == 0 ? 0 : 1)) }
+        if changed(AttributeName.tombstone) { set("tomb", .integer((attributes[AttributeName.tombstone]?.integerValue ?? 0) == 0 ? 0 : 1)) }
+        if let changedNames {
+            for attribute in table.indexed where changedNames.contains(attribute.name) {
+                set(attribute.columnName, column(attribute, attributes[attribute.name]))
+            }
+        } else {
+            // Every indexed column, null unless the item has its attribute: found by walking the
+            // item's own attributes (a dozen) rather than asking for each column's (two dozen).
+            var indexValues = [SQLiteStatement.Value](repeating: .null, count: table.indexed.count)
+            for (name, value) in attributes {
+                guard let position = table.indexedPositions[name] else { continue }
+                indexValues[position] = column(table.indexed[position], value)
+            }
+            if inserting {
+                values += indexValues  // an insert names no columns
             } else {
-                set(attribute.columnName, .null)
+                for (position, attribute) in table.indexed.enumerated() { set(attribute.columnName, indexValues[position]) }
             }
         }
         set("meta", .blob(meta))
@@ -329,7 +371,7 @@ extension KeychainFile.State {
         switch slot {
         case .existing(let rowid):
             values.append(.integer(rowid))
-            try db.statement(table.updateSQL(columns)).run(values)
+            try db.statement(updateSQL(table, columns)).run(values)
         case .new:
             try db.statement(table.insertSQL).run(values)
         case .restored(let rowid):
@@ -350,23 +392,26 @@ extension KeychainFile.State {
         parts.reserveCapacity(table.primaryKeyAttributes.count)
         // The pair's halves are primary-key attributes: their columns' indexes are MACs of the
         // same bytes (16 zero bytes for an absent half, as the schema upgrade fills it).
-        var pair = [Data(count: 16), Data(count: 16)]
+        var first: Data?, second: Data?
         for attribute in table.primaryKeyAttributes {
             let present = attributes[attribute.name]
             let bytes = (present ?? attribute.defaultValue).matchBytes(for: attribute.kind)
             parts.append((attribute.name, bytes))
             guard present != nil else { continue }
             if attribute.name == table.lookupPair.0 {
-                pair[0] = rememberedIndex(attribute.name, matchBytes: bytes)
+                first = rememberedIndex(attribute.name, matchBytes: bytes)
             } else if attribute.name == table.lookupPair.1 {
-                pair[1] = index.index(attribute.name, matchBytes: bytes)
+                second = index.index(attribute.name, matchBytes: bytes)
             }
         }
         var key: [UInt8] = []
         key.reserveCapacity(48)
-        key += pair[0]
-        key += pair[1]
-        key += index.primaryKey(table.name, parts)
+        func append(_ half: Data?) {
+            if let half { key.append(bytesOf: half) } else { key += repeatElement(0, count: 16) }
+        }
+        append(first)
+        append(second)
+        key.append(bytesOf: index.primaryKey(table.name, parts))
         return Data(key)
     }
 
@@ -376,8 +421,8 @@ extension KeychainFile.State {
     static func primaryKeyRange(_ first: Data, _ second: Data?) -> (lower: Data, upper: Data?) {
         var upper: [UInt8] = []
         upper.reserveCapacity(first.count + (second?.count ?? 0))
-        upper += first
-        if let second { upper += second }
+        upper.append(bytesOf: first)
+        if let second { upper.append(bytesOf: second) }
         let lower = Data(upper)
         while let last = upper.last {
             if last < 0xff {
@@ -441,7 +486,7 @@ enum SecretCodec {
         out.reserveCapacity(length + 31)
         out.append(secret == nil ? 0 : 1)
         withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { out += $0 }
-        out += bytes
+        out.append(bytesOf: bytes)
         out += repeatElement(0, count: (32 - length % 32) % 32)
         return Data(out)
     }

@@ -55,6 +55,8 @@ public final class KeychainFile: Sendable {
         var rememberedIndexes: [RememberedIndexKey: Data] = [:]
         /// Search SQL already joined, by shape (``selectSQL(_:_:_:)``).
         var selectTexts: [SelectShape: String] = [:]
+        /// Update SQL already made, by table and columns set (``updateSQL(_:_:)``).
+        var updateTexts: [UpdateShape: String] = [:]
 
         init(db: SQLiteConnection, keybag: Keybag, deviceKey: DeviceKey) {
             self.db = db
@@ -72,6 +74,12 @@ public final class KeychainFile: Sendable {
         let columns: String
         let table: String
         let conditions: [String]
+    }
+
+    /// What an update's SQL text depends on: the table and the columns it sets, in order.
+    struct UpdateShape: Hashable {
+        let table: String
+        let columns: [String]
     }
 
     /// A remembered blind index's input: the attribute and its value's match bytes.
