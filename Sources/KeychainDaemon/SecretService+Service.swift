@@ -113,8 +113,7 @@ extension SecretService {
             guard case .item(let reference, let id)? = SecretObjectPath(path), let name = resolve(reference),
                   let collection = collection(name) else { continue }
             // Items that are locked or gone are left out, as the spec says.
-            let canonical = SecretObjectPath.itemPath(collection: name, id: id)
-            guard let secret = try? collection.secret(id: id, grant: grant(for: caller, item: canonical)),
+            guard let secret = try? collection.secret(id: id, grant: grant(for: caller, collection: name, id: id)),
                   let encoded = try? session.encode(secret.bytes) else { continue }
             entries.append(DBusPathSecret(path: path, session: sessionPath, parameters: encoded.parameters,
                                           value: encoded.value, contentType: secret.contentType))
