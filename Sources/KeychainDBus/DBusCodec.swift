@@ -76,7 +76,23 @@ enum DBusCodec {
                 guard signature.hasPrefix("a") else { throw DBusError.invalidArgs("malformed array") }
                 return .array(elementSignature: String(signature.dropFirst()), values)
             }
-        case TypeCode.dictEntry, TypeCode.structure, TypeCode.variant:
+        case TypeCode.dictEntry:
+            // Key and value read straight into the entry: no array of fields to make and free
+            // for each entry of every dictionary a client sends.
+            return try withIterator { (fields) throws(DBusError) -> DBusValue in
+                dbus_message_iter_recurse(iterator, fields)
+                guard let key = try next(fields), let value = try next(fields), try next(fields) == nil else {
+                    throw DBusError.invalidArgs("malformed dict entry")
+                }
+                return .dictEntry(key, value)
+            }
+        case TypeCode.variant:
+            return try withIterator { (fields) throws(DBusError) -> DBusValue in
+                dbus_message_iter_recurse(iterator, fields)
+                guard let inner = try next(fields), try next(fields) == nil else { throw DBusError.invalidArgs("malformed variant") }
+                return .variant(inner)
+            }
+        case TypeCode.structure:
             return try withIterator { (fields) throws(DBusError) -> DBusValue in
                 dbus_message_iter_recurse(iterator, fields)
                 var values: [DBusValue] = []
@@ -84,17 +100,8 @@ enum DBusCodec {
                     values.append(try decode(fields))
                     dbus_message_iter_next(fields)
                 }
-                switch type {
-                case TypeCode.dictEntry:
-                    guard values.count == 2 else { throw DBusError.invalidArgs("malformed dict entry") }
-                    return .dictEntry(values[0], values[1])
-                case TypeCode.variant:
-                    guard values.count == 1 else { throw DBusError.invalidArgs("malformed variant") }
-                    return .variant(values[0])
-                default:
-                    guard !values.isEmpty else { throw DBusError.invalidArgs("malformed structure") }
-                    return .structure(values)
-                }
+                guard !values.isEmpty else { throw DBusError.invalidArgs("malformed structure") }
+                return .structure(values)
             }
         case TypeCode.unixFD:
             // Not read: dbus_message_iter_get_basic would hand us a duplicate to close. The
@@ -103,6 +110,14 @@ enum DBusCodec {
         default:
             throw DBusError.invalidArgs("unknown D-Bus type code \(type)")
         }
+    }
+
+    /// The value at `iterator`, which then moves past it; nil at the end of its container.
+    private static func next(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> DBusValue? {
+        guard dbus_message_iter_get_arg_type(iterator) != TypeCode.invalid else { return nil }
+        let value = try decode(iterator)
+        dbus_message_iter_next(iterator)
+        return value
     }
 
     private static func basic<T>(_ iterator: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {
