@@ -55,7 +55,6 @@ enum DBusCodec {
         case TypeCode.signature: return .signature(string(iterator))
         case TypeCode.array:
             let elementType = dbus_message_iter_get_element_type(iterator)
-            let signature = currentSignature(iterator)
             return try withIterator { (elements) throws(DBusError) -> DBusValue in
                 dbus_message_iter_recurse(iterator, elements)
                 if elementType == TypeCode.byte {
@@ -65,15 +64,35 @@ enum DBusCodec {
                     guard let pointer, count > 0 else { return .bytes(Data()) }
                     return .bytes(Data(bytes: pointer, count: Int(count)))
                 }
-                guard signature.hasPrefix("a") else { throw DBusError.invalidArgs("malformed array") }
                 var values: [DBusValue] = []
                 while dbus_message_iter_get_arg_type(elements) != TypeCode.invalid {
                     values.append(try decode(elements))
                     dbus_message_iter_next(elements)
                 }
+                // A decoded value's signature is exactly its type's, so the first element names
+                // the element type; only an empty array needs libdbus's copy of the signature.
+                if let first = values.first { return .array(elementSignature: first.signature, values) }
+                let signature = currentSignature(iterator)
+                guard signature.hasPrefix("a") else { throw DBusError.invalidArgs("malformed array") }
                 return .array(elementSignature: String(signature.dropFirst()), values)
             }
-        case TypeCode.dictEntry, TypeCode.structure, TypeCode.variant:
+        case TypeCode.dictEntry:
+            // Key and value read straight into the entry: no array of fields to make and free
+            // for each entry of every dictionary a client sends.
+            return try withIterator { (fields) throws(DBusError) -> DBusValue in
+                dbus_message_iter_recurse(iterator, fields)
+                guard let key = try next(fields), let value = try next(fields), try next(fields) == nil else {
+                    throw DBusError.invalidArgs("malformed dict entry")
+                }
+                return .dictEntry(key, value)
+            }
+        case TypeCode.variant:
+            return try withIterator { (fields) throws(DBusError) -> DBusValue in
+                dbus_message_iter_recurse(iterator, fields)
+                guard let inner = try next(fields), try next(fields) == nil else { throw DBusError.invalidArgs("malformed variant") }
+                return .variant(inner)
+            }
+        case TypeCode.structure:
             return try withIterator { (fields) throws(DBusError) -> DBusValue in
                 dbus_message_iter_recurse(iterator, fields)
                 var values: [DBusValue] = []
@@ -81,17 +100,8 @@ enum DBusCodec {
                     values.append(try decode(fields))
                     dbus_message_iter_next(fields)
                 }
-                switch type {
-                case TypeCode.dictEntry:
-                    guard values.count == 2 else { throw DBusError.invalidArgs("malformed dict entry") }
-                    return .dictEntry(values[0], values[1])
-                case TypeCode.variant:
-                    guard values.count == 1 else { throw DBusError.invalidArgs("malformed variant") }
-                    return .variant(values[0])
-                default:
-                    guard !values.isEmpty else { throw DBusError.invalidArgs("malformed structure") }
-                    return .structure(values)
-                }
+                guard !values.isEmpty else { throw DBusError.invalidArgs("malformed structure") }
+                return .structure(values)
             }
         case TypeCode.unixFD:
             // Not read: dbus_message_iter_get_basic would hand us a duplicate to close. The
@@ -100,6 +110,14 @@ enum DBusCodec {
         default:
             throw DBusError.invalidArgs("unknown D-Bus type code \(type)")
         }
+    }
+
+    /// The value at `iterator`, which then moves past it; nil at the end of its container.
+    private static func next(_ iterator: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> DBusValue? {
+        guard dbus_message_iter_get_arg_type(iterator) != TypeCode.invalid else { return nil }
+        let value = try decode(iterator)
+        dbus_message_iter_next(iterator)
+        return value
     }
 
     private static func basic<T>(_ iterator: UnsafeMutablePointer<DBusMessageIter>, _ initial: T) -> T {
@@ -287,6 +305,49 @@ enum DBusCodec {
         }
     }
 
+    // MARK: Shaped replies
+
+    /// Whether every path is one libdbus accepts as an object path.
+    static func isValid(objectPaths paths: [String]) -> Bool {
+        paths.allSatisfy { isValid($0, dbus_validate_path) }
+    }
+
+    /// Whether every entry can be written: valid paths, a content type without NUL, byte arrays
+    /// within D-Bus's array limit.
+    static func isValid(_ entries: [DBusPathSecret]) -> Bool {
+        let limit = Int(DBUS_MAXIMUM_ARRAY_LENGTH)
+        return entries.allSatisfy { entry in
+            isValid(entry.path, dbus_validate_path) && isValid(entry.session, dbus_validate_path)
+                && !containsNUL(entry.contentType) && entry.parameters.count <= limit && entry.value.count <= limit
+        }
+    }
+
+    /// Appends an `ao` of paths already checked with ``isValid(objectPaths:)``.
+    static func appendObjectPaths(_ paths: [String], to iterator: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) {
+        try container(iterator, TypeCode.array, "o") { (elements) throws(DBusError) in
+            for path in paths {
+                guard appendString(elements, TypeCode.objectPath, path) != 0 else { throw outOfMemory }
+            }
+        }
+    }
+
+    /// Appends an `a{o(oayays)}` of entries already checked with ``isValid(_:)``.
+    static func appendSecretsByPath(_ entries: [DBusPathSecret], to iterator: UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) {
+        try container(iterator, TypeCode.array, "{o(oayays)}") { (dictionary) throws(DBusError) in
+            for entry in entries {
+                try container(dictionary, TypeCode.dictEntry, nil) { (pair) throws(DBusError) in
+                    guard appendString(pair, TypeCode.objectPath, entry.path) != 0 else { throw outOfMemory }
+                    try container(pair, TypeCode.structure, nil) { (fields) throws(DBusError) in
+                        guard appendString(fields, TypeCode.objectPath, entry.session) != 0 else { throw outOfMemory }
+                        try append(.bytes(entry.parameters), to: fields)
+                        try append(.bytes(entry.value), to: fields)
+                        guard appendString(fields, TypeCode.string, entry.contentType) != 0 else { throw outOfMemory }
+                    }
+                }
+            }
+        }
+    }
+
     // MARK: Helpers
 
     /// Whether `text` holds a NUL byte (C would see only what precedes it). memchr on the
@@ -299,12 +360,11 @@ enum DBusCodec {
         }
     }
 
-    /// A message iterator at a fixed address for the duration of `body`.
+    /// A message iterator at a fixed address for the duration of `body`, on the stack (one per
+    /// container of every message: a heap block each was a malloc and a free per container).
     static func withIterator<R>(_ body: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> R) throws(DBusError) -> R {
-        let iterator = UnsafeMutablePointer<DBusMessageIter>.allocate(capacity: 1)
-        iterator.initialize(to: DBusMessageIter())
-        defer { iterator.deinitialize(count: 1); iterator.deallocate() }
-        return try body(iterator)
+        var iterator = DBusMessageIter()
+        return try withUnsafeMutablePointer(to: &iterator) { (pointer) throws(DBusError) -> R in try body(pointer) }
     }
 
     /// Whether libdbus's validator for names, paths or UTF-8 accepts `string`; a string with a NUL

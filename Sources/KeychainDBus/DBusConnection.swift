@@ -27,9 +27,17 @@ package struct DBusMethodCall: Sendable {
 }
 
 /// What a handler answers to a method call.
+///
+/// Besides any values (``values(_:)``), the two shapes a Secret Service lookup answers with have
+/// cases of their own, written straight from their strings and bytes: no ``DBusValue`` tree to
+/// build, check and free for the replies every lookup gets. They are checked as thoroughly.
 package enum DBusReply: Sendable {
     case values([DBusValue])
     case error(name: String, message: String)
+    /// Two arrays of object paths, `ao` then `ao` (the Secret Service's search results).
+    case objectPathLists([String], [String])
+    /// A dictionary from object paths to `(oayays)` structures, `a{o(oayays)}` (its secrets).
+    case secretsByPath([DBusPathSecret])
 }
 
 /// A signal received through ``DBusConnection/subscribe(path:interface:member:_:)``.
@@ -438,6 +446,32 @@ private func replyMessage(to call: OpaquePointer, _ reply: DBusReply) -> OpaqueP
     case .error(let name, let text):
         guard DBusCodec.isValid(name, dbus_validate_error_name), !text.utf8.contains(0) else { return nil }
         return name.withCString { n in text.withCString { dbus_message_new_error(call, n, $0) } }
+    case .objectPathLists(let first, let second):
+        return shapedReply(to: call, valid: DBusCodec.isValid(objectPaths: first) && DBusCodec.isValid(objectPaths: second)) {
+            (iterator) throws(DBusError) in
+            try DBusCodec.appendObjectPaths(first, to: iterator)
+            try DBusCodec.appendObjectPaths(second, to: iterator)
+        }
+    case .secretsByPath(let entries):
+        return shapedReply(to: call, valid: DBusCodec.isValid(entries)) { (iterator) throws(DBusError) in
+            try DBusCodec.appendSecretsByPath(entries, to: iterator)
+        }
+    }
+}
+
+/// A method return whose arguments `append` writes, or nil when `valid` is false or writing fails.
+private func shapedReply(to call: OpaquePointer, valid: Bool,
+                         _ append: (UnsafeMutablePointer<DBusMessageIter>) throws(DBusError) -> Void) -> OpaquePointer? {
+    guard valid, let message = dbus_message_new_method_return(call) else { return nil }
+    do {
+        try DBusCodec.withIterator { (iterator) throws(DBusError) in
+            dbus_message_iter_init_append(message, iterator)
+            try append(iterator)
+        }
+        return message
+    } catch {
+        dbus_message_unref(message)
+        return nil
     }
 }
 

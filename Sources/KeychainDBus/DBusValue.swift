@@ -5,15 +5,19 @@ package import Foundation
 /// Containers carry what their elements cannot say alone: an array its element signature (so an
 /// empty `a{ss}` is still an `a{ss}`), a variant the value inside it. `ay` always decodes to
 /// ``bytes(_:)``; every other array, dictionaries included, to ``array(elementSignature:_:)``.
-package indirect enum DBusValue: Sendable, Hashable {
+///
+/// Only the two cases that hold a value directly are `indirect`: an indirect case is a heap box
+/// of its own, and with the whole enum indirect every string of every message was one more
+/// allocation to make and free (arrays and structures already keep their elements in a buffer).
+package enum DBusValue: Sendable, Hashable {
     case byte(UInt8), boolean(Bool), int16(Int16), uint16(UInt16), int32(Int32), uint32(UInt32)
     case int64(Int64), uint64(UInt64), double(Double)
     case string(String), objectPath(String), signature(String)
     case bytes(Data)
     case array(elementSignature: String, [DBusValue])
-    case dictEntry(DBusValue, DBusValue)
+    indirect case dictEntry(DBusValue, DBusValue)
     case structure([DBusValue])
-    case variant(DBusValue)
+    indirect case variant(DBusValue)
 
     /// The value's D-Bus type signature, e.g. "a{sv}", "(oayays)". Computed from the value, not
     /// checked: an invalid value (a dict entry outside an array, an empty structure) has an
@@ -125,6 +129,24 @@ extension DBusValue {
             result[k] = v
         }
         return result
+    }
+}
+
+/// One entry of ``DBusReply/secretsByPath(_:)``: the object's path, then the structure's four
+/// fields (a session's path, two byte arrays, a string).
+package struct DBusPathSecret: Sendable {
+    package let path: String
+    package let session: String
+    package let parameters: Data
+    package let value: Data
+    package let contentType: String
+
+    package init(path: String, session: String, parameters: Data, value: Data, contentType: String) {
+        self.path = path
+        self.session = session
+        self.parameters = parameters
+        self.value = value
+        self.contentType = contentType
     }
 }
 

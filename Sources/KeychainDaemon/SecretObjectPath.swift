@@ -76,5 +76,13 @@ package enum SecretObjectPath: Equatable, Sendable {
     /// The canonical path of a collection.
     package static func collectionPath(_ name: String) -> String { SecretServiceNames.collectionPrefix + name }
     /// The canonical path of an item.
-    package static func itemPath(collection: String, id: String) -> String { collectionPath(collection) + "/" + id }
+    package static func itemPath(collection: String, id: String) -> String {
+        // One buffer of the final size: every search hit and every secret returned makes one.
+        var path = SecretServiceNames.collectionPrefix
+        path.reserveCapacity(path.utf8.count + collection.utf8.count + 1 + id.utf8.count)
+        path += collection
+        path += "/"
+        path += id
+        return path
+    }
 }

@@ -101,25 +101,24 @@ extension SecretService {
                 return reply(for: error, path: SecretObjectPath.collectionPath(name))
             }
         }
-        return .values([.objectPaths(unlocked), .objectPaths(locked)])
+        return .objectPathLists(unlocked, locked)
     }
 
     private func getSecrets(_ items: [String], session sessionPath: String, caller: String) -> DBusReply {
         guard let session = session(sessionPath, caller: caller) else {
             return .failure(SecretServiceError.noSession, "No session \(sessionPath) for this client")
         }
-        var entries: [DBusValue] = []
+        var entries: [DBusPathSecret] = []
         for path in items {
             guard case .item(let reference, let id)? = SecretObjectPath(path), let name = resolve(reference),
                   let collection = collection(name) else { continue }
             // Items that are locked or gone are left out, as the spec says.
-            let canonical = SecretObjectPath.itemPath(collection: name, id: id)
-            guard let secret = try? collection.secret(id: id, grant: grant(for: caller, item: canonical)),
+            guard let secret = try? collection.secret(id: id, grant: grant(for: caller, collection: name, id: id)),
                   let encoded = try? session.encode(secret.bytes) else { continue }
-            entries.append(.dictEntry(.objectPath(path), .secret(session: sessionPath, parameters: encoded.parameters,
-                                                                 value: encoded.value, contentType: secret.contentType)))
+            entries.append(DBusPathSecret(path: path, session: sessionPath, parameters: encoded.parameters,
+                                          value: encoded.value, contentType: secret.contentType))
         }
-        return .values([.array(elementSignature: "{o(oayays)}", entries)])
+        return .secretsByPath(entries)
     }
 
     /// The collection an object (a collection or an item) belongs to.

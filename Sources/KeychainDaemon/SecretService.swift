@@ -110,6 +110,13 @@ package final class SecretService: Sendable {
         }
     }
 
+    /// The grant `client` holds for item `id` of collection `name`; its canonical path is built
+    /// only when the client holds any grant (most never do, and every secret request asks).
+    func grant(for client: String, collection name: String, id: String) -> AccessGrant? {
+        guard state.withLock({ $0.grants[client] != nil }) else { return nil }
+        return grant(for: client, item: SecretObjectPath.itemPath(collection: name, id: id))
+    }
+
     /// Whether the item is locked for `client`: its collection is, or it needs the user and the
     /// client holds no grant for it.
     func itemIsLocked(_ collection: any SecretCollection, name: String, id: String, client: String) -> Bool {

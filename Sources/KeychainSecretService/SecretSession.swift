@@ -91,27 +91,34 @@ package struct SecretSession: Sendable {
     /// and the AES-128-CBC ciphertext of the PKCS#7-padded secret.
     package func encode(_ secret: Data) throws(SessionError) -> (parameters: Data, value: Data) {
         guard let key else { return (Data(), secret) }
-        return try Self.encrypt(secret, key: key, iv: Self.freshIV())
+        let iv = Self.freshIV()
+        return try Self.encrypt(secret, key: key, iv: iv.iv, ivBytes: iv.bytes)
     }
 
     /// A fresh random IV from one getrandom(2) call: swift-crypto's own `IV()` makes two (one per
     /// 8 bytes), and every secret a DH session returns needs one.
-    private static func freshIV() -> AES._CBC.IV {
+    /// The IV comes back with its bytes, which become the reply's `parameters` as one copy
+    /// (`Data(iv)` went through the IV's iterator byte by byte).
+    private static func freshIV() -> (iv: AES._CBC.IV, bytes: Data) {
         var bytes = [UInt8](repeating: 0, count: blockSize)
         let filled = bytes.withUnsafeMutableBytes { Int(cks_random_bytes($0.baseAddress!, $0.count)) }
-        guard filled == blockSize, let iv = try? AES._CBC.IV(ivBytes: bytes) else { return AES._CBC.IV() }
-        return iv
+        guard filled == blockSize, let iv = try? AES._CBC.IV(ivBytes: bytes) else {
+            let iv = AES._CBC.IV()
+            return (iv, Data(iv))
+        }
+        return (iv, Data(bytes))
     }
 
     /// `encode` with a chosen 16-byte IV, for known-answer tests.
     func encode(_ secret: Data, iv: Data) throws(SessionError) -> (parameters: Data, value: Data) {
         guard let key else { return (Data(), secret) }
-        guard let iv = try? AES._CBC.IV(ivBytes: iv) else { throw .invalidSecret }
-        return try Self.encrypt(secret, key: key, iv: iv)
+        guard let cbcIV = try? AES._CBC.IV(ivBytes: iv) else { throw .invalidSecret }
+        return try Self.encrypt(secret, key: key, iv: cbcIV, ivBytes: iv)
     }
 
-    private static func encrypt(_ secret: Data, key: SymmetricKey,
-                                iv: AES._CBC.IV) throws(SessionError) -> (parameters: Data, value: Data) {
+    /// `ivBytes` are `iv`'s 16 bytes, sent as the `parameters`.
+    private static func encrypt(_ secret: Data, key: SymmetricKey, iv: AES._CBC.IV,
+                                ivBytes: Data) throws(SessionError) -> (parameters: Data, value: Data) {
         // Padded here rather than by swift-crypto so that the padded copy can be wiped.
         let padLength = blockSize - secret.count % blockSize
         var padded = [UInt8]()
@@ -121,7 +128,7 @@ package struct SecretSession: Sendable {
         defer { OakleyGroup2.wipe(&padded) }
         do {
             let ciphertext = try AES._CBC.encrypt(padded, using: key, iv: iv, noPadding: true)
-            return (Data(iv), ciphertext)
+            return (ivBytes, ciphertext)
         } catch {
             // Only a wrong key size or unaligned input throw, and neither can happen here.
             throw .invalidSecret
