@@ -1,4 +1,5 @@
 import Foundation
+import KeychainctlCommandLine
 
 /// The byte rendering macOS `security` uses for attribute values, passwords and keychain names,
 /// so that scripts which parse `find-generic-password -g` or `dump-keychain` output read ours.
@@ -56,12 +57,10 @@ enum SecurityFormat {
         return Array(text.utf8) + [0]
     }
 
-    /// The form `find-generic-password -w` prints a password in: the bytes as they are when all
-    /// are printable, otherwise lower-case hex. (`security` prints each byte with `%02x` of a
-    /// signed char, which turns bytes above 0x7F into eight digits; keychainctl prints two.)
+    /// The form `find-generic-password -w` prints a password in (``PasswordOnlyFormat``, shared
+    /// with the front program).
     static func passwordOnly(_ bytes: [UInt8]) -> [UInt8] {
-        if bytes.allSatisfy({ $0 >= 0x20 && $0 <= 0x7E }) { return bytes }
-        return Array(bytes.map { hexByte($0, uppercase: false) }.joined().utf8)
+        PasswordOnlyFormat.bytes(bytes)
     }
 
     static func hexByte(_ byte: UInt8, uppercase: Bool) -> String {
