@@ -1,0 +1,104 @@
+import KeychainStore
+import KeychainctlCommandLine
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Serves a ``FrontRequest`` through the engine calls keychainctl-full's SecItem calls make
+/// (SecItemImplementation in KeychainServices): the same attributes, coerced for their kinds as
+/// QueryParser coerces them, the same identity (the administrator, or only `--access-group`),
+/// the same defaults (the label, an internet password's authentication type; the engine's add
+/// fills in the access group, accessibility, flags and dates, as for every SecItemAdd).
+///
+/// Nil whenever keychainctl-full must answer instead: no default keychain yet (it creates it),
+/// and every engine error, not-found included (a locked keychain, an item that asks for
+/// authentication, a duplicate), so that every message and exit status is that program's.
+/// Nothing is changed when nil is returned, so running the command line again there is safe.
+enum FrontService {
+    /// What to write on standard output, or nil to hand the command line on.
+    static func serve(_ request: FrontRequest) -> [UInt8]? {
+        let itemClass: ItemClass = request.item == .generic ? .genericPassword : .internetPassword
+        let identity = request.accessGroup.map { ClientIdentity(accessGroups: [$0]) } ?? .administrator()
+        do {
+            // create: false, so that making the default keychain stays keychainctl-full's.
+            let file = try KeychainFile.open(at: KeychainPaths.defaultKeychain(), create: false)
+            switch request.action {
+            case .findPasswordOnly:
+                guard let filters = coerced(searchAttributes(request), itemClass),
+                      let found = try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity,
+                                                limit: 1, includeSecrets: true, authorize: nil).first else { return nil }
+                return PasswordOnlyFormat.bytes(Array(found.secret ?? Data())) + [UInt8(ascii: "\n")]
+            case .add(let password):
+                guard let attributes = coerced(newItemAttributes(request), itemClass) else { return nil }
+                _ = try file.add(itemClass, attributes: attributes, secret: Data((password ?? "").utf8), identity: identity)
+                return []
+            }
+        } catch {
+            return nil
+        }
+    }
+
+    /// Every attribute given, by its attribute name (keychainctl's `PasswordAttributes.allAttributes`).
+    static func givenAttributes(_ request: FrontRequest) -> [String: InputValue] {
+        var attributes: [String: InputValue] = [:]
+        for (key, value) in request.strings {
+            guard let name = attributeNames[key] else { continue }
+            // -G is stored as UTF-8 data, every other value as a string.
+            attributes[name] = key == "generic" ? .data(Data(value.utf8)) : .string(value)
+        }
+        if let port = request.port, port != 0 { attributes[AttributeName.port] = .integer(Int64(port)) }
+        return attributes
+    }
+
+    /// What find searches on (`PasswordAttributes.searchAttributes`): the primary key alone when
+    /// it is complete, otherwise everything given. An internet password's primary key includes
+    /// the protocol and authentication type, which the front never serves, so only a generic
+    /// password's (account and service) can be complete here.
+    static func searchAttributes(_ request: FrontRequest) -> [String: InputValue] {
+        let all = givenAttributes(request)
+        guard request.item == .generic, let account = all[AttributeName.account], let service = all[AttributeName.service] else { return all }
+        return [AttributeName.account: account, AttributeName.service: service]
+    }
+
+    /// What add stores: what was given, the label defaulting to the service (or server), and a
+    /// new internet password's authentication type the default one, as `security` does.
+    static func newItemAttributes(_ request: FrontRequest) -> [String: InputValue] {
+        var attributes = givenAttributes(request)
+        if attributes[AttributeName.label] == nil {
+            let primary = request.item == .generic ? AttributeName.service : AttributeName.server
+            attributes[AttributeName.label] = attributes[primary]
+        }
+        if request.item == .internet && attributes[AttributeName.authenticationType] == nil {
+            attributes[AttributeName.authenticationType] = .string(PasswordCommandSyntax.newInternetAuthenticationType)
+        }
+        return attributes
+    }
+
+    /// Each value converted for its attribute's kind, as QueryParser converts a SecItem
+    /// dictionary's values; nil when one does not convert (keychainctl-full reports it).
+    static func coerced(_ attributes: [String: InputValue], _ itemClass: ItemClass) -> [String: AttributeValue]? {
+        var result: [String: AttributeValue] = [:]
+        for (name, value) in attributes {
+            guard let kind = itemClass.schema.attribute(name)?.kind,
+                  let converted = try? AttributeValue.coerce(value, to: kind) else { return nil }
+            result[name] = converted
+        }
+        return result
+    }
+
+    /// The attribute each option key of ``PasswordCommandSyntax`` sets (the `kSecAttr…` keys of
+    /// keychainctl's `PasswordAttributes`).
+    static let attributeNames: [String: String] = [
+        "account": AttributeName.account,
+        "service": AttributeName.service,
+        "server": AttributeName.server,
+        "label": AttributeName.label,
+        "kind": AttributeName.description,
+        "comment": AttributeName.comment,
+        "generic": AttributeName.generic,
+        "securityDomain": AttributeName.securityDomain,
+        "path": AttributeName.path,
+    ]
+}
