@@ -1,0 +1,175 @@
+import Foundation
+import Testing
+
+/// The installed `keychainctl` is a small front (Sources/KeychainctlFront) that serves the common
+/// per-credential command lines through the engine alone and hands everything else to
+/// `keychainctl-full` (docs/design-notes.md, "keychainctl's front"). These tests run each command
+/// line of a table through the front and with the front told to hand everything on
+/// (`KEYCHAINCTL_FRONT=off`), on identical copies of one keychain, and require the same exit
+/// status, output, errors and resulting keychain; and they check which command lines the front
+/// serves itself, by running a copy of the front that has no keychainctl-full beside it.
+@Suite struct CLIFrontTests {
+    /// One command line, and whether the front must serve it itself.
+    struct Case: Sendable, CustomStringConvertible {
+        let arguments: [String]
+        let served: Bool
+        var stdin: String = ""
+        var description: String { arguments.joined(separator: " ") }
+    }
+
+    static let cases: [Case] = [
+        // Served: find -w and add without -U, on the default keychain.
+        Case(arguments: ["find-generic-password", "-s", "web", "-a", "alice", "-w"], served: true),
+        Case(arguments: ["find-generic-password", "--service", "web", "--account", "alice", "-w"], served: true),
+        Case(arguments: ["find-generic-password", "-a", "alice", "-s", "web", "-l", "not the label", "-w"], served: true),
+        Case(arguments: ["find-generic-password", "-s", "web", "-w"], served: true),
+        Case(arguments: ["find-generic-password", "-w"], served: true),
+        Case(arguments: ["find-generic-password", "-l", "Web login", "-j", "note", "-D", "kind", "-G", "gen", "-w"], served: true),
+        Case(arguments: ["find-generic-password", "-s", "binary", "-w"], served: true),
+        Case(arguments: ["find-generic-password", "-s", "web", "--access-group", "swift-keychain.shared", "-w"], served: true),
+        Case(arguments: ["find-internet-password", "-s", "example.com", "-a", "bob", "-w"], served: true),
+        Case(arguments: ["find-internet-password", "-s", "example.com", "-P", "443", "-p", "/x", "-d", "dom", "-w"], served: true),
+        Case(arguments: ["find-internet-password", "-s", "example.com", "-P", "+443", "-w"], served: true),
+        Case(arguments: ["add-generic-password", "-s", "new", "-a", "carol", "-w", "pw1"], served: true),
+        Case(arguments: ["add-generic-password", "-s", "new", "-a", "dave", "-p", "-starts-with-dash", "-A", "-T", "/bin/a", "-T", "/bin/b"], served: true),
+        Case(arguments: ["add-generic-password", "-s", "new", "-a", "frank"], served: true),
+        Case(arguments: ["add-generic-password", "--service", "new", "--account", "jack", "--password", "pw", "-l", "L", "-j", "c",
+                         "-D", "k", "-G", "g"], served: true),
+        Case(arguments: ["add-generic-password", "-a", "-w", "-s", "new", "-w", "pw"], served: true),
+        Case(arguments: ["add-internet-password", "-s", "example.org", "-a", "hal", "-P", "8443", "-p", "/p", "-d", "d", "-w", "pw"], served: true),
+        Case(arguments: ["add-internet-password", "--server", "example.org", "--account", "kim", "--password", "pw",
+                         "--access-group", "swift-keychain.shared"], served: true),
+        // Handed on: engine errors (every message and status is keychainctl-full's).
+        Case(arguments: ["find-generic-password", "-s", "nothing-here", "-w"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "--access-group", "other.group", "-w"], served: false),
+        Case(arguments: ["add-generic-password", "-s", "web", "-a", "alice", "-w", "pw2"], served: false),
+        // Handed on: what the front does not serve.
+        Case(arguments: ["find-generic-password", "-s", "web"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "-g"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "-w", "-g"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "-w", "--json"], served: false),
+        Case(arguments: ["find-generic-password", "-c", "abcd", "-C", "wxyz", "-w"], served: false),
+        Case(arguments: ["find-generic-password", "-c", "toolong", "-w"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "--keychain", "KEYCHAIN", "-w"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "-w", "KEYCHAIN"], served: false),
+        Case(arguments: ["find-internet-password", "-s", "example.com", "-r", "htps", "-w"], served: false),
+        Case(arguments: ["find-internet-password", "-s", "example.com", "-P", "70000", "-w"], served: false),
+        Case(arguments: ["find-internet-password", "-s", "example.com", "-P", "http", "-w"], served: false),
+        Case(arguments: ["add-generic-password", "-U", "-s", "web", "-a", "alice", "-w", "pw3"], served: false),
+        Case(arguments: ["add-generic-password", "-s", "new", "-a", "erin", "-w"], served: false, stdin: "typed\n"),
+        Case(arguments: ["add-generic-password", "-s", "new", "-a", "erin", "-w", "-"], served: false, stdin: "typed\n"),
+        Case(arguments: ["add-generic-password", "-s", "new", "-a", "gina", "-w", "x", "KEYCHAIN"], served: false),
+        Case(arguments: ["add-generic-password", "-s", "new", "-w", "x"], served: false),
+        Case(arguments: ["add-internet-password", "-s", "example.org", "-a", "hal", "-r", "htps", "-w", "pw"], served: false),
+        Case(arguments: ["add-generic-password", "-s", "new", "-a", "x", "--password-fd", "0"], served: false, stdin: "pw\n"),
+        Case(arguments: ["delete-generic-password", "-s", "web", "-a", "alice"], served: false),
+        Case(arguments: ["delete-internet-password", "-s", "example.com"], served: false),
+        Case(arguments: ["find-generic-password", "-h"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "-w", "--access-group", ""], served: false),
+        Case(arguments: ["find-generic-password", "-sweb", "-w"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "-w", "-w"], served: false),
+        Case(arguments: ["-v", "find-generic-password", "-s", "web", "-w"], served: false),
+        Case(arguments: ["-q", "find-generic-password", "-s", "web", "-w"], served: false),
+        Case(arguments: ["-h"], served: false),
+        Case(arguments: ["-i"], served: false, stdin: "find-generic-password -s web -w\n"),
+        Case(arguments: ["no-such-command"], served: false),
+        Case(arguments: ["dump-keychain"], served: false),
+        Case(arguments: ["--version"], served: false),
+        Case(arguments: [], served: false),
+    ]
+
+    /// The keychains every case starts from (the quick-parse tests' seed and a binary password).
+    static func seeded() throws -> (CLISandbox, String) {
+        let (sandbox, named) = try CLIQuickParseTests.seeded()
+        let binary = try sandbox.run(["add-generic-password", "-s", "binary", "-a", "x", "-w", "caf\u{e9}\u{1}"])
+        try #require(binary.status == 0, "\(binary)")
+        return (sandbox, named)
+    }
+
+    @Test("Each command line gives the same status, output, errors and keychain through the front and through keychainctl-full",
+          arguments: cases)
+    func frontAndFullAgree(_ testCase: Case) throws {
+        let (template, templateNamed) = try Self.seeded()
+        let relative = String(templateNamed.dropFirst(template.home.path.count))
+        var seen: [[String]] = []
+        for front in ["off", "on"] {
+            let sandbox = try CLIQuickParseTests.copy(of: template)
+            let named = sandbox.home.path + relative
+            let arguments = testCase.arguments.map { $0 == "KEYCHAIN" ? named : $0 }
+            let result = try sandbox.run(arguments, stdin: testCase.stdin, environment: ["KEYCHAINCTL_FRONT": front])
+            seen.append(try CLIQuickParseTests.observed(result, in: sandbox, named: named))
+        }
+        #expect(seen[0] == seen[1], "\(testCase)")
+    }
+
+    /// A copy of the front alone (a copy, not a link: the front looks for keychainctl-full
+    /// beside the file /proc/self/exe names), so that every hand-off fails visibly.
+    static func loneFront(in sandbox: CLISandbox) throws -> URL {
+        let lone = sandbox.home.appendingPathComponent("lone/keychainctl")
+        try FileManager.default.createDirectory(at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: try CLIBinary.url(), to: lone)
+        return lone
+    }
+
+    @Test("The front serves exactly the command lines the table says it serves", arguments: cases)
+    func frontChoice(_ testCase: Case) throws {
+        let (sandbox, named) = try Self.seeded()
+        let arguments = testCase.arguments.map { $0 == "KEYCHAIN" ? named : $0 }
+        let result = try sandbox.run(arguments, stdin: testCase.stdin, executable: try Self.loneFront(in: sandbox))
+        if testCase.served {
+            #expect(result.status == 0, "\(testCase): \(result)")
+            #expect(!result.stderr.contains("keychainctl-full"), "\(testCase): \(result)")
+        } else {
+            #expect(result.status == 1, "\(testCase): \(result)")
+            #expect(result.stderr.contains("cannot run") && result.stderr.contains("/lone/keychainctl-full"), "\(testCase): \(result)")
+        }
+    }
+
+    @Test("KEYCHAINCTL_FRONT=off and KEYCHAINCTL_PARSER hand even a served command line on")
+    func switchesHandOn() throws {
+        let (sandbox, _) = try Self.seeded()
+        let lone = try Self.loneFront(in: sandbox)
+        let arguments = ["find-generic-password", "-s", "web", "-a", "alice", "-w"]
+        #expect(try sandbox.run(arguments, executable: lone).stdout == "alice-pw\n")
+        for environment in [["KEYCHAINCTL_FRONT": "off"], ["KEYCHAINCTL_PARSER": "full"], ["KEYCHAINCTL_PARSER": "quick-only"]] {
+            let result = try sandbox.run(arguments, environment: environment, executable: lone)
+            #expect(result.status == 1 && result.stderr.contains("cannot run"), "\(environment): \(result)")
+        }
+    }
+
+    @Test("No default keychain yet: the front hands on, and keychainctl-full creates it")
+    func missingDefaultKeychain() throws {
+        let sandbox = try CLISandbox()
+        let arguments = ["add-generic-password", "-s", "first", "-a", "me", "-w", "pw"]
+        let handed = try sandbox.run(arguments, executable: try Self.loneFront(in: sandbox))
+        #expect(handed.status == 1 && handed.stderr.contains("cannot run"), "\(handed)")
+        let added = try sandbox.run(arguments)
+        #expect(added.status == 0, "\(added)")
+        #expect(try sandbox.run(["find-generic-password", "-s", "first", "-w"]).stdout == "pw\n")
+    }
+
+    @Test("A locked default keychain: the front hands on, and keychainctl-full's error and status are the ones seen")
+    func lockedKeychain() throws {
+        let (sandbox, _) = try Self.seeded()
+        let passwordSet = try sandbox.run(["set-keychain-password", "-p", "pw"], stdin: "\n")
+        try #require(passwordSet.status == 0, "\(passwordSet)")
+        try #require(try sandbox.run(["lock-keychain"]).status == 0)
+        let arguments = ["find-generic-password", "-s", "web", "-a", "alice", "-w"]
+        let handed = try sandbox.run(arguments, executable: try Self.loneFront(in: sandbox))
+        #expect(handed.status == 1 && handed.stderr.contains("cannot run"), "\(handed)")
+        let viaFront = try sandbox.run(arguments)
+        let viaFull = try sandbox.run(arguments, environment: ["KEYCHAINCTL_FRONT": "off"])
+        #expect(viaFront.status != 0)
+        #expect([viaFront.status.description, viaFront.stdout, viaFront.stderr] == [viaFull.status.description, viaFull.stdout, viaFull.stderr])
+    }
+
+    @Test("add -w PASSWORD served by the front warns as keychainctl-full does, once")
+    func commandLinePasswordWarning() throws {
+        let (sandbox, _) = try Self.seeded()
+        let result = try sandbox.run(["add-generic-password", "-s", "warned", "-a", "me", "-w", "pw"],
+                                     executable: try Self.loneFront(in: sandbox))
+        #expect(result.status == 0)
+        #expect(result.stderr.hasPrefix("warning: a password on the command line can be seen by other users"))
+        #expect(result.stderr.components(separatedBy: "warning:").count == 2)
+    }
+}
