@@ -5,7 +5,7 @@ import KeychainctlCommandLine
 /// other, which keychainctl-full then reads.
 ///
 /// Served: `find-generic-password` and `find-internet-password` with `-w` (and neither `-g` nor
-/// `--json`), and `add-generic-password` and `add-internet-password` without `-U`, with the
+/// `--json`), and `add-generic-password` and `add-internet-password` (`-U` too), with the
 /// password given as a value or not at all, on the default keychain, with string attributes and
 /// a port. Handed on: global options (they come before the subcommand, so the first argument is
 /// not one of these names), a keychain named by `--keychain` or an argument, a password to
@@ -13,7 +13,7 @@ import KeychainctlCommandLine
 /// malformed values are keychainctl-full's to report), anything keychainctl-full's validation
 /// refuses, and the delete subcommands and the find forms that print attributes.
 struct FrontRequest: Sendable {
-    enum Action: Sendable { case findPasswordOnly, add(password: String?) }
+    enum Action: Sendable { case findPasswordOnly, add(password: String?, update: Bool) }
 
     let action: Action
     let item: PasswordCommandSyntax.Item
@@ -62,11 +62,10 @@ struct FrontRequest: Sendable {
             action = .findPasswordOnly
         } else {
             // add's validation: the account and the service (or server) are required.
-            guard strings["account"] != nil, strings[item == .generic ? "service" : "server"] != nil,
-                  !given.flag("update") else { return nil }
+            guard strings["account"] != nil, strings[item == .generic ? "service" : "server"] != nil else { return nil }
             let password = given.value("password")
             if password == ArgumentNormalizer.readMarker { return nil }
-            action = .add(password: password)
+            action = .add(password: password, update: given.flag("update"))
         }
         passwordOnCommandLine = CommandLinePasswords.redact(arguments).foundPassword
     }

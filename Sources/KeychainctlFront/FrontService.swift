@@ -10,7 +10,8 @@ import Foundation
 /// (SecItemImplementation in KeychainServices): the same attributes, coerced for their kinds as
 /// QueryParser coerces them, the same identity (the administrator, or only `--access-group`),
 /// the same defaults (the label, an internet password's authentication type; the engine's add
-/// fills in the access group, accessibility, flags and dates, as for every SecItemAdd).
+/// fills in the access group, accessibility, flags and dates, as for every SecItemAdd; its update
+/// sets the modification date, as for every SecItemUpdate).
 ///
 /// Nil whenever keychainctl-full must answer instead: no default keychain yet (it creates it),
 /// and every engine error, not-found included (a locked keychain, an item that asks for
@@ -30,7 +31,20 @@ enum FrontService {
                       let found = try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity,
                                                 limit: 1, includeSecrets: true, authorize: nil).first else { return nil }
                 return PasswordOnlyFormat.bytes(Array(found.secret ?? Data())) + [UInt8(ascii: "\n")]
-            case .add(let password):
+            case .add(let password, let update):
+                // -U: the first item the search finds, changed by its persistent reference (as
+                // SecItemUpdate with kSecValuePersistentRef changes it); a new item otherwise.
+                if update {
+                    guard let filters = coerced(searchAttributes(request), itemClass),
+                          let changes = coerced(changedAttributes(request), itemClass) else { return nil }
+                    if let existing = try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity,
+                                                    limit: 1, includeSecrets: false, authorize: nil).first {
+                        try file.update(ItemQuery(itemClass: itemClass, persistentReference: existing.persistentReference),
+                                        changes: changes, secret: password.map { Data($0.utf8) }, identity: identity,
+                                        authorize: nil)
+                        return []
+                    }
+                }
                 guard let attributes = coerced(newItemAttributes(request), itemClass) else { return nil }
                 _ = try file.add(itemClass, attributes: attributes, secret: Data((password ?? "").utf8), identity: identity)
                 return []
@@ -62,14 +76,21 @@ enum FrontService {
         return [AttributeName.account: account, AttributeName.service: service]
     }
 
-    /// What add stores: what was given, the label defaulting to the service (or server), and a
-    /// new internet password's authentication type the default one, as `security` does.
-    static func newItemAttributes(_ request: FrontRequest) -> [String: InputValue] {
+    /// What `-U` sets on the item it finds: what was given, the label defaulting to the service
+    /// (or server), as `security` does.
+    static func changedAttributes(_ request: FrontRequest) -> [String: InputValue] {
         var attributes = givenAttributes(request)
         if attributes[AttributeName.label] == nil {
             let primary = request.item == .generic ? AttributeName.service : AttributeName.server
             attributes[AttributeName.label] = attributes[primary]
         }
+        return attributes
+    }
+
+    /// What add stores: ``changedAttributes(_:)``, and a new internet password's authentication
+    /// type the default one, as `security` gives it.
+    static func newItemAttributes(_ request: FrontRequest) -> [String: InputValue] {
+        var attributes = changedAttributes(request)
         if request.item == .internet && attributes[AttributeName.authenticationType] == nil {
             attributes[AttributeName.authenticationType] = .string(PasswordCommandSyntax.newInternetAuthenticationType)
         }

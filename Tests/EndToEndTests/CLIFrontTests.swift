@@ -1,4 +1,6 @@
 import Foundation
+import KeychainStore
+import KeychainTestSupport
 import Testing
 
 /// The installed `keychainctl` is a small front (Sources/KeychainctlFront) that serves the common
@@ -18,7 +20,7 @@ import Testing
     }
 
     static let cases: [Case] = [
-        // Served: find -w and add without -U, on the default keychain.
+        // Served: find -w and add (-U too), on the default keychain.
         Case(arguments: ["find-generic-password", "-s", "web", "-a", "alice", "-w"], served: true),
         Case(arguments: ["find-generic-password", "--service", "web", "--account", "alice", "-w"], served: true),
         Case(arguments: ["find-generic-password", "-a", "alice", "-s", "web", "-l", "not the label", "-w"], served: true),
@@ -39,6 +41,14 @@ import Testing
         Case(arguments: ["add-internet-password", "-s", "example.org", "-a", "hal", "-P", "8443", "-p", "/p", "-d", "d", "-w", "pw"], served: true),
         Case(arguments: ["add-internet-password", "--server", "example.org", "--account", "kim", "--password", "pw",
                          "--access-group", "swift-keychain.shared"], served: true),
+        Case(arguments: ["add-generic-password", "-U", "-s", "web", "-a", "alice", "-w", "pw3"], served: true),
+        Case(arguments: ["add-generic-password", "-U", "-s", "web", "-a", "alice", "-w", "pw3", "-l", "L", "-j", "c"], served: true),
+        Case(arguments: ["add-generic-password", "-U", "-s", "web", "-a", "alice"], served: true),
+        Case(arguments: ["add-generic-password", "-U", "-s", "new", "-a", "lee", "-w", "pw"], served: true),
+        Case(arguments: ["add-internet-password", "-U", "-s", "example.com", "-a", "bob", "-w", "pw4"], served: true),
+        Case(arguments: ["add-internet-password", "-U", "-s", "example.com", "-a", "bob", "-P", "443", "-p", "/x", "-d", "dom",
+                         "-l", "L", "-w", "pw5"], served: true),
+        Case(arguments: ["add-internet-password", "-U", "-s", "example.net", "-a", "bob", "-w", "pw6"], served: true),
         // Handed on: engine errors (every message and status is keychainctl-full's).
         Case(arguments: ["find-generic-password", "-s", "nothing-here", "-w"], served: false),
         Case(arguments: ["find-generic-password", "-s", "web", "--access-group", "other.group", "-w"], served: false),
@@ -55,12 +65,12 @@ import Testing
         Case(arguments: ["find-internet-password", "-s", "example.com", "-r", "htps", "-w"], served: false),
         Case(arguments: ["find-internet-password", "-s", "example.com", "-P", "70000", "-w"], served: false),
         Case(arguments: ["find-internet-password", "-s", "example.com", "-P", "http", "-w"], served: false),
-        Case(arguments: ["add-generic-password", "-U", "-s", "web", "-a", "alice", "-w", "pw3"], served: false),
         Case(arguments: ["add-generic-password", "-s", "new", "-a", "erin", "-w"], served: false, stdin: "typed\n"),
         Case(arguments: ["add-generic-password", "-s", "new", "-a", "erin", "-w", "-"], served: false, stdin: "typed\n"),
         Case(arguments: ["add-generic-password", "-s", "new", "-a", "gina", "-w", "x", "KEYCHAIN"], served: false),
         Case(arguments: ["add-generic-password", "-s", "new", "-w", "x"], served: false),
         Case(arguments: ["add-internet-password", "-s", "example.org", "-a", "hal", "-r", "htps", "-w", "pw"], served: false),
+        Case(arguments: ["add-internet-password", "-U", "-s", "example.com", "-a", "bob", "-r", "htps", "-w", "pw"], served: false),
         Case(arguments: ["add-generic-password", "-s", "new", "-a", "x", "--password-fd", "0"], served: false, stdin: "pw\n"),
         Case(arguments: ["delete-generic-password", "-s", "web", "-a", "alice"], served: false),
         Case(arguments: ["delete-internet-password", "-s", "example.com"], served: false),
@@ -103,11 +113,17 @@ import Testing
     }
 
     /// A copy of the front alone (a copy, not a link: the front looks for keychainctl-full
-    /// beside the file /proc/self/exe names), so that every hand-off fails visibly.
+    /// beside the file /proc/self/exe names), so that every hand-off fails visibly. Copied by
+    /// cp(1): a file this process held open for writing could be inherited by a process another
+    /// test starts at that moment, and running the copy would then fail with ETXTBSY.
     static func loneFront(in sandbox: CLISandbox) throws -> URL {
         let lone = sandbox.home.appendingPathComponent("lone/keychainctl")
         try FileManager.default.createDirectory(at: lone.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try CLIBinary.url(), to: lone)
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = [try CLIBinary.url().path, lone.path]
+        try copy.run()
+        try #require(copy.waitForExit().terminationStatus == 0, "cp of the front failed")
         return lone
     }
 
@@ -160,6 +176,31 @@ import Testing
         let viaFront = try sandbox.run(arguments)
         let viaFull = try sandbox.run(arguments, environment: ["KEYCHAINCTL_FRONT": "off"])
         #expect(viaFront.status != 0)
+        #expect([viaFront.status.description, viaFront.stdout, viaFront.stderr] == [viaFull.status.description, viaFull.stdout, viaFull.stderr])
+    }
+
+    @Test("An item that asks for the user's presence: the front hands on, and keychainctl-full's answer is the one seen")
+    func presenceItem() throws {
+        let (sandbox, _) = try Self.seeded()
+        // Written the way SecItemAdd writes an item with kSecAttrAccessControl (.userPresence),
+        // in a keychain with a password (a presence item needs one).
+        let deviceKey = try DeviceKey.load(from: sandbox.home.appendingPathComponent("config/swift-keychain/device-key"), create: false)
+        let file = try KeychainFile.open(at: sandbox.defaultKeychain, deviceKey: deviceKey, create: false)
+        try file.setPassword("pw", currentPassword: nil)
+        _ = try file.add(.genericPassword, attributes: [AttributeName.service: .string("guarded"), AttributeName.account: .string("me")],
+                         secret: Data("1234".utf8), identity: .unconfigured,
+                         accessControl: ItemAccessControl(encoded: Data("presence".utf8), requiresAuthentication: true))
+        let lone = try Self.loneFront(in: sandbox)
+        // The keychain is unlocked for other processes (the kernel keyring shares it): an
+        // ordinary item is still served, so what is handed on below is for the presence item.
+        let ordinary = try sandbox.run(["find-generic-password", "-s", "web", "-a", "alice", "-w"], executable: lone)
+        try #require(ordinary.status == 0 && ordinary.stdout == "alice-pw\n", "\(ordinary)")
+        let arguments = ["find-generic-password", "-s", "guarded", "-a", "me", "-w"]
+        let handed = try sandbox.run(arguments, executable: lone)
+        #expect(handed.status == 1 && handed.stderr.contains("cannot run"), "\(handed)")
+        let viaFront = try sandbox.run(arguments)
+        let viaFull = try sandbox.run(arguments, environment: ["KEYCHAINCTL_FRONT": "off"])
+        #expect(viaFront.stdout != "1234\n")
         #expect([viaFront.status.description, viaFront.stdout, viaFront.stderr] == [viaFull.status.description, viaFull.stdout, viaFull.stderr])
     }
 
