@@ -191,7 +191,7 @@ let package = Package(
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]
+            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem", "KeychainctlCommandLine"]
         ),
     ],
     swiftLanguageModes: [.v6]
