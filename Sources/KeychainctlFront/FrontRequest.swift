@@ -4,16 +4,19 @@ import KeychainctlCommandLine
 /// option tables (``PasswordCommandSyntax``) as keychainctl-full's QuickParse; nil for any
 /// other, which keychainctl-full then reads.
 ///
-/// Served: `find-generic-password` and `find-internet-password` with `-w` (and neither `-g` nor
-/// `--json`), and `add-generic-password` and `add-internet-password` (`-U` too), with the
-/// password given as a value or not at all, on the default keychain, with string attributes and
-/// a port. Handed on: global options (they come before the subcommand, so the first argument is
-/// not one of these names), a keychain named by `--keychain` or an argument, a password to
-/// prompt for (`-w` last, or `-w -`), four-character codes (`-c`, `-C`, `-r`, `-t`, whose
-/// malformed values are keychainctl-full's to report), anything keychainctl-full's validation
-/// refuses, and the delete subcommands and the find forms that print attributes.
+/// Served: `find-generic-password` and `find-internet-password` (`-w`, `-g` or neither; not
+/// `--json`), `add-generic-password` and `add-internet-password` (`-U` too), and
+/// `delete-generic-password` and `delete-internet-password`, on the default keychain, with the
+/// password (for add) given as a value or not at all, with string attributes and a port. Handed
+/// on: global options (they come before the subcommand, so the first argument is not one of these
+/// names), a keychain named by `--keychain` or an argument, a password to prompt for (`-w` last,
+/// or `-w -`), four-character codes (`-c`, `-C`, `-r`, `-t`, whose malformed values are
+/// keychainctl-full's to report), and anything keychainctl-full's validation refuses.
 struct FrontRequest: Sendable {
-    enum Action: Sendable { case findPasswordOnly, add(password: String?, update: Bool) }
+    /// What find shows: the password alone (`-w`), the attributes and the password on standard
+    /// error (`-g`), or the attributes.
+    enum Show: Sendable { case passwordOnly, attributesAndPassword, attributes }
+    enum Action: Sendable { case find(Show), add(password: String?, update: Bool), delete }
 
     let action: Action
     let item: PasswordCommandSyntax.Item
@@ -35,6 +38,8 @@ struct FrontRequest: Sendable {
         case "find-internet-password": (item, syntax) = (.internet, PasswordCommandSyntax.find(.internet))
         case "add-generic-password": (item, syntax) = (.generic, PasswordCommandSyntax.add(.generic))
         case "add-internet-password": (item, syntax) = (.internet, PasswordCommandSyntax.add(.internet))
+        case "delete-generic-password": (item, syntax) = (.generic, PasswordCommandSyntax.delete(.generic))
+        case "delete-internet-password": (item, syntax) = (.internet, PasswordCommandSyntax.delete(.internet))
         default: return nil
         }
         guard let given = QuickArguments(arguments.dropFirst(), syntax: syntax),
@@ -58,8 +63,10 @@ struct FrontRequest: Sendable {
         }
 
         if name.hasPrefix("find-") {
-            guard given.flag("passwordOnly"), !given.flag("showPassword"), !given.flag("json") else { return nil }
-            action = .findPasswordOnly
+            guard !given.flag("json") else { return nil }
+            action = .find(given.flag("passwordOnly") ? .passwordOnly : given.flag("showPassword") ? .attributesAndPassword : .attributes)
+        } else if name.hasPrefix("delete-") {
+            action = .delete
         } else {
             // add's validation: the account and the service (or server) are required.
             guard strings["account"] != nil, strings[item == .generic ? "service" : "server"] != nil else { return nil }

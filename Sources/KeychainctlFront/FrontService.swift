@@ -18,19 +18,40 @@ import Foundation
 /// authentication, a duplicate), so that every message and exit status is that program's.
 /// Nothing is changed when nil is returned, so running the command line again there is safe.
 enum FrontService {
-    /// What to write on standard output, or nil to hand the command line on.
-    static func serve(_ request: FrontRequest) -> [UInt8]? {
+    /// What a served command line writes.
+    struct Output {
+        var standardOutput: [UInt8] = []
+        var standardError: [UInt8] = []
+    }
+
+    /// What to write, or nil to hand the command line on.
+    static func serve(_ request: FrontRequest) -> Output? {
         let itemClass: ItemClass = request.item == .generic ? .genericPassword : .internetPassword
         let identity = request.accessGroup.map { ClientIdentity(accessGroups: [$0]) } ?? .administrator()
+        let keychain = KeychainPaths.defaultKeychain()
         do {
             // create: false, so that making the default keychain stays keychainctl-full's.
-            let file = try KeychainFile.open(at: KeychainPaths.defaultKeychain(), create: false)
+            let file = try KeychainFile.open(at: keychain, create: false)
             switch request.action {
-            case .findPasswordOnly:
+            case .find(let show):
                 guard let filters = coerced(searchAttributes(request), itemClass),
                       let found = try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity,
-                                                limit: 1, includeSecrets: true, authorize: nil).first else { return nil }
-                return PasswordOnlyFormat.bytes(Array(found.secret ?? Data())) + [UInt8(ascii: "\n")]
+                                                limit: 1, includeSecrets: show != .attributes, authorize: nil).first else { return nil }
+                let secret = Array(found.secret ?? Data())
+                if show == .passwordOnly { return Output(standardOutput: SecurityFormat.passwordOnly(secret) + [UInt8(ascii: "\n")]) }
+                guard let listing = listing(found, request: request, keychain: keychain) else { return nil }
+                return Output(standardOutput: Array(listing.utf8),
+                              standardError: show == .attributesAndPassword ? Array(ItemListing.passwordLine(secret).utf8) : [])
+            case .delete:
+                // As keychainctl-full: the first match, printed, then deleted by its persistent
+                // reference (SecItemDelete with kSecValuePersistentRef); printed only once deleted,
+                // so that a failed delete can still be handed on (the bytes of each stream are the same).
+                guard let filters = coerced(searchAttributes(request), itemClass),
+                      let found = try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity,
+                                                limit: 1, includeSecrets: false, authorize: nil).first,
+                      let listing = listing(found, request: request, keychain: keychain) else { return nil }
+                try file.delete(ItemQuery(itemClass: itemClass, persistentReference: found.persistentReference), identity: identity)
+                return Output(standardOutput: Array(listing.utf8), standardError: Array("password has been deleted.\n".utf8))
             case .add(let password, let update):
                 // -U: the first item the search finds, changed by its persistent reference (as
                 // SecItemUpdate with kSecValuePersistentRef changes it); a new item otherwise.
@@ -42,16 +63,37 @@ enum FrontService {
                         try file.update(ItemQuery(itemClass: itemClass, persistentReference: existing.persistentReference),
                                         changes: changes, secret: password.map { Data($0.utf8) }, identity: identity,
                                         authorize: nil)
-                        return []
+                        return Output()
                     }
                 }
                 guard let attributes = coerced(newItemAttributes(request), itemClass) else { return nil }
                 _ = try file.add(itemClass, attributes: attributes, secret: Data((password ?? "").utf8), identity: identity)
-                return []
+                return Output()
             }
         } catch {
             return nil
         }
+    }
+
+    /// The item as keychainctl-full prints it (``ItemListing``), each value's bytes as it takes
+    /// them from SecItem's values (strings as UTF-8, data as is, numbers as four big-endian
+    /// bytes, dates in the keychain's time format); nil for a printed attribute holding a real
+    /// number, which the front leaves to keychainctl-full.
+    static func listing(_ item: StoredItem, request: FrontRequest, keychain: URL) -> String? {
+        var unsure = false
+        let text = ItemListing.render(keychainPath: keychain.path, generic: request.item == .generic) { name in
+            switch item.attributes[name] {
+            case .string(let string): return Array(string.utf8)
+            case .data(let data): return Array(data)
+            case .integer(let number): return SecurityFormat.bigEndianBytes(UInt32(truncatingIfNeeded: number))
+            case .date(let seconds): return SecurityFormat.timeDateBytes(referenceSeconds: seconds)
+            case .real:
+                unsure = true
+                return nil
+            case nil: return nil
+            }
+        }
+        return unsure ? nil : text
     }
 
     /// Every attribute given, by its attribute name (keychainctl's `PasswordAttributes.allAttributes`).

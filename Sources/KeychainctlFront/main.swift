@@ -23,5 +23,6 @@ guard FrontSwitch.enabled, let request = FrontRequest(arguments), let served = F
     FullProgram.handOff()
 }
 if request.passwordOnCommandLine { FrontOutput.write(STDERR_FILENO, Array(CommandLinePasswords.warning.utf8)) }
-FrontOutput.write(STDOUT_FILENO, served)
+FrontOutput.write(STDOUT_FILENO, served.standardOutput)
+FrontOutput.write(STDERR_FILENO, served.standardError)
 exit(0)

@@ -20,7 +20,19 @@ import Testing
     }
 
     static let cases: [Case] = [
-        // Served: find -w and add (-U too), on the default keychain.
+        // Served: find (-w, -g or neither), add (-U too) and delete, on the default keychain.
+        Case(arguments: ["find-generic-password", "-s", "web"], served: true),
+        Case(arguments: ["find-generic-password", "-s", "web", "-a", "alice", "-g"], served: true),
+        Case(arguments: ["find-generic-password", "-s", "web", "-w", "-g"], served: true),
+        Case(arguments: ["find-generic-password", "-s", "binary", "-g"], served: true),
+        Case(arguments: ["find-generic-password", "-l", "Web login", "--access-group", "swift-keychain.shared"], served: true),
+        Case(arguments: ["find-internet-password", "-s", "example.com", "-g"], served: true),
+        Case(arguments: ["find-internet-password", "-a", "bob"], served: true),
+        Case(arguments: ["delete-generic-password", "-s", "web", "-a", "alice"], served: true),
+        Case(arguments: ["delete-generic-password", "-s", "binary"], served: true),
+        Case(arguments: ["delete-generic-password"], served: true),
+        Case(arguments: ["delete-internet-password", "-s", "example.com"], served: true),
+        Case(arguments: ["delete-internet-password", "-s", "example.com", "-a", "bob", "-P", "443", "-p", "/x", "-d", "dom"], served: true),
         Case(arguments: ["find-generic-password", "-s", "web", "-a", "alice", "-w"], served: true),
         Case(arguments: ["find-generic-password", "--service", "web", "--account", "alice", "-w"], served: true),
         Case(arguments: ["find-generic-password", "-a", "alice", "-s", "web", "-l", "not the label", "-w"], served: true),
@@ -53,11 +65,15 @@ import Testing
         Case(arguments: ["find-generic-password", "-s", "nothing-here", "-w"], served: false),
         Case(arguments: ["find-generic-password", "-s", "web", "--access-group", "other.group", "-w"], served: false),
         Case(arguments: ["add-generic-password", "-s", "web", "-a", "alice", "-w", "pw2"], served: false),
+        Case(arguments: ["delete-generic-password", "-s", "nothing-here"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "nothing-here", "-g"], served: false),
+        Case(arguments: ["delete-generic-password", "-s", "web", "--access-group", "other.group"], served: false),
         // Handed on: what the front does not serve.
-        Case(arguments: ["find-generic-password", "-s", "web"], served: false),
-        Case(arguments: ["find-generic-password", "-s", "web", "-g"], served: false),
-        Case(arguments: ["find-generic-password", "-s", "web", "-w", "-g"], served: false),
         Case(arguments: ["find-generic-password", "-s", "web", "-w", "--json"], served: false),
+        Case(arguments: ["find-generic-password", "-s", "web", "--json"], served: false),
+        Case(arguments: ["delete-generic-password", "-s", "web", "KEYCHAIN"], served: false),
+        Case(arguments: ["delete-generic-password", "-s", "web", "-w"], served: false),
+        Case(arguments: ["delete-internet-password", "-s", "example.com", "-r", "htps"], served: false),
         Case(arguments: ["find-generic-password", "-c", "abcd", "-C", "wxyz", "-w"], served: false),
         Case(arguments: ["find-generic-password", "-c", "toolong", "-w"], served: false),
         Case(arguments: ["find-generic-password", "-s", "web", "--keychain", "KEYCHAIN", "-w"], served: false),
@@ -72,8 +88,6 @@ import Testing
         Case(arguments: ["add-internet-password", "-s", "example.org", "-a", "hal", "-r", "htps", "-w", "pw"], served: false),
         Case(arguments: ["add-internet-password", "-U", "-s", "example.com", "-a", "bob", "-r", "htps", "-w", "pw"], served: false),
         Case(arguments: ["add-generic-password", "-s", "new", "-a", "x", "--password-fd", "0"], served: false, stdin: "pw\n"),
-        Case(arguments: ["delete-generic-password", "-s", "web", "-a", "alice"], served: false),
-        Case(arguments: ["delete-internet-password", "-s", "example.com"], served: false),
         Case(arguments: ["find-generic-password", "-h"], served: false),
         Case(arguments: ["find-generic-password", "-s", "web", "-w", "--access-group", ""], served: false),
         Case(arguments: ["find-generic-password", "-sweb", "-w"], served: false),
