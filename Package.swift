@@ -27,7 +27,11 @@ let package = Package(
         // Not a supported API either: the D-Bus layer of the Secret Service daemon, a product only
         // so that Fuzz/ can link it.
         .library(name: "KeychainDBus", targets: ["KeychainDBus"]),
-        .executable(name: "keychainctl", targets: ["keychainctl"]),
+        // keychainctl is a small front that serves the per-credential command lines itself and
+        // hands every other to keychainctl-full, the whole program (docs/design-notes.md,
+        // "keychainctl's front"). SwiftPM names each binary after its product.
+        .executable(name: "keychainctl", targets: ["KeychainctlFront"]),
+        .executable(name: "keychainctl-full", targets: ["keychainctl"]),
         .executable(name: "keychaind", targets: ["keychaind"]),
         .executable(name: "git-credential-keychain", targets: ["git-credential-keychain"]),
         .executable(name: "docker-credential-keychain", targets: ["docker-credential-keychain"]),
@@ -106,9 +110,18 @@ let package = Package(
             dependencies: ["KeychainServices", "KeychainAuthentication", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+        // The hand reader of the per-credential command lines and what its output needs, shared
+        // by keychainctl-full and the front: no Foundation, no swift-argument-parser.
+        .target(name: "KeychainctlCommandLine", swiftSettings: strict),
+        .executableTarget(
+            name: "KeychainctlFront",
+            dependencies: ["KeychainctlCommandLine", "KeychainStore", "CKeychainSystem"],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "keychainctl",
             dependencies: [
+                "KeychainctlCommandLine",
                 "KeychainServices",
                 "KeychainStore",
                 "CKeychainSystem",
@@ -178,7 +191,7 @@ let package = Package(
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem"]
+            dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem", "KeychainctlCommandLine"]
         ),
     ],
     swiftLanguageModes: [.v6]

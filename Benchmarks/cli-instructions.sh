@@ -6,10 +6,16 @@
 #
 #   Benchmarks/cli-instructions.sh [KEYCHAINCTL...]   default: .build/release/keychainctl
 #
-# For each binary: the hand-read command line, the same with KEYCHAINCTL_PARSER=full (every
-# command line through swift-argument-parser), and `--version`. Build what you compare first,
-# e.g. `swift build -c release --static-swift-stdlib --product keychainctl` (what
-# scripts/install.sh installs) or without the flag (dynamic).
+# keychainctl is a small front that serves `find … -w` and `add` itself and execs
+# keychainctl-full, beside it, for everything else (docs/design-notes.md); the full program is
+# copied along when it is there (a keychainctl from before the front has none). For each binary:
+# the lookup and an add as the front serves them; the lookup handed on (KEYCHAINCTL_FRONT=off)
+# and through swift-argument-parser (KEYCHAINCTL_PARSER=full); `--version`. Callgrind loses the
+# instructions before an exec (valgrind starts the new program afresh), so a handed-on line
+# counts keychainctl-full only, and "front until the exec" (the front alone, whose exec fails)
+# is what to add to it. Build what you compare first, e.g.
+# `swift build -c release --static-swift-stdlib --product keychainctl`, then the same for
+# keychainctl-full (what scripts/install.sh installs), or without the flag (dynamic).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 command -v valgrind > /dev/null || { echo "cli-instructions.sh: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
@@ -17,23 +23,32 @@ command -v valgrind > /dev/null || { echo "cli-instructions.sh: needs valgrind (
 WORK=$(mktemp -d /dev/shm/cli-instructions.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 export SWIFT_KEYCHAIN_PATH=$WORK/k.keychain-db SWIFT_KEYCHAIN_DEVICE_KEY_FILE=$WORK/device-key
-unset KEYCHAINCTL_PARSER
+unset KEYCHAINCTL_PARSER KEYCHAINCTL_FRONT
 
 # Instructions of one run of "$@" (valgrind 3.19 cannot read the debug information Swift 6.3
 # writes, so the binary runs stripped of it; symbols stay).
 count() {
-  valgrind --tool=callgrind --callgrind-out-file="$WORK/out" "$@" > /dev/null 2> "$WORK/err" \
-    || { cat "$WORK/err" >&2; exit 1; }
+  valgrind --tool=callgrind --trace-children=yes --callgrind-out-file="$WORK/out" "$@" > /dev/null 2> "$WORK/err" \
+    || [ "${ALLOW_FAILURE:-}" = 1 ] || { cat "$WORK/err" >&2; exit 1; }
   grep -E "^(summary|totals):" "$WORK/out" | head -1 | awk '{ printf "%.1f M", $2 / 1e6 }'
 }
 
 for ctl in "$@"; do
-  strip --strip-debug -o "$WORK/ctl" "$ctl"
+  rm -rf "$WORK/bin" "$WORK/lone" && mkdir -p "$WORK/bin" "$WORK/lone"
+  strip --strip-debug -o "$WORK/bin/keychainctl" "$ctl"
+  full="$(dirname "$ctl")/keychainctl-full"
+  [ ! -x "$full" ] || strip --strip-debug -o "$WORK/bin/keychainctl-full" "$full"
+  cp "$WORK/bin/keychainctl" "$WORK/lone/keychainctl"
   rm -f "$SWIFT_KEYCHAIN_PATH"* "$SWIFT_KEYCHAIN_DEVICE_KEY_FILE"
-  "$WORK/ctl" add-generic-password -s S -a A -w secretsecret 2> /dev/null
-  [ "$("$WORK/ctl" find-generic-password -s S -a A -w)" = secretsecret ] || { echo "$ctl: lookup failed" >&2; exit 1; }
+  "$WORK/bin/keychainctl" add-generic-password -s S -a A -w secretsecret 2> /dev/null
+  [ "$("$WORK/bin/keychainctl" find-generic-password -s S -a A -w)" = secretsecret ] || { echo "$ctl: lookup failed" >&2; exit 1; }
   echo "$ctl:"
-  echo "  find-generic-password -w:                        $(count "$WORK/ctl" find-generic-password -s S -a A -w)"
-  echo "  the same with KEYCHAINCTL_PARSER=full:           $(KEYCHAINCTL_PARSER=full count "$WORK/ctl" find-generic-password -s S -a A -w)"
-  echo "  --version:                                       $(count "$WORK/ctl" --version)"
+  echo "  find-generic-password -w:                        $(count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
+  echo "  add-generic-password -w (a new item):            $(count "$WORK/bin/keychainctl" add-generic-password -s S -a B -w secretsecret)"
+  echo "  find -w with KEYCHAINCTL_FRONT=off (after exec): $(KEYCHAINCTL_FRONT=off count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
+  echo "  the same with KEYCHAINCTL_PARSER=full:           $(KEYCHAINCTL_PARSER=full count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
+  echo "  --version (after exec, if handed on):            $(count "$WORK/bin/keychainctl" --version)"
+  if [ -x "$full" ]; then
+    echo "  front until the exec (--version, no full beside): $(ALLOW_FAILURE=1 count "$WORK/lone/keychainctl" --version)"
+  fi
 done

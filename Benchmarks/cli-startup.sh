@@ -45,7 +45,10 @@ fi
 
 if [ -z "$CTL" ]; then
   say "building keychainctl as scripts/install.sh does (release, --static-swift-stdlib)"
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -3 >&2)
+  # keychainctl is the front; keychainctl-full, beside it, runs what it does not serve.
+  for product in keychainctl keychainctl-full; do
+    (cd "$ROOT" && swift build -c release --static-swift-stdlib --product "$product" 2>&1 | grep -E "error|Build of product" | tail -3 >&2)
+  done
   CTL="$ROOT/.build/release/keychainctl"
 fi
 say "building keychain-bench (release), which fills our keychain"

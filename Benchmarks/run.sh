@@ -56,7 +56,8 @@ say "building keychain-bench and keychainctl (release)"
 # package since the last build would be missing ("cannot find ... in scope"); forget the plans.
 rm -f "$HERE"/.build/*/release/description.json "$HERE"/.build/static/*/release/description.json
 (cd "$HERE" && swift build -c release 2>&1 | grep -E "error|Compiling|Build complete" | tail -3 >&2 \
-  && swift build -c release --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -2 >&2)
+  && swift build -c release --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -2 >&2 \
+  && swift build -c release --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -2 >&2)
 BENCH=$HERE/.build/release/keychain-bench
 CTL=$HERE/.build/release/keychainctl
 [ -x "$BENCH" ] && [ -x "$CTL" ] || { echo "build failed" >&2; exit 1; }
@@ -66,7 +67,9 @@ if [ "$STATIC" = 1 ]; then
   # twice stopped on a stale module of KeychainStore (a typed throw read as untyped); the same
   # command then succeeded without any change. (Perhaps the stale plan above; kept until that
   # is known.)
-  static_build() { (cd "$HERE" && swift build -c release --product keychainctl --static-swift-stdlib --scratch-path .build/static 2>&1); }
+  # keychainctl is the front; keychainctl-full, beside it, runs what it does not serve.
+  static_build() { (cd "$HERE" && swift build -c release --product keychainctl --static-swift-stdlib --scratch-path .build/static 2>&1 \
+    && swift build -c release --product keychainctl-full --static-swift-stdlib --scratch-path .build/static 2>&1); }
   static_build > /dev/null || static_build | grep -E "error|Build of product" | tail -2 >&2
   CLIS="$CLIS,keychainctl-static=$HERE/.build/static/release/keychainctl"
 fi

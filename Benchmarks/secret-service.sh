@@ -46,9 +46,10 @@ fi
 
 say "building keychaind and keychainctl (release, root package)"
 (cd "$ROOT" && swift build -c release --product keychaind 2>&1 | grep -E "error|Build of product" | tail -3 >&2 \
-  && swift build -c release --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -2 >&2)
+  && swift build -c release --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -2 >&2 \
+  && swift build -c release --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -2 >&2)
 BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)
-[ -x "$BIN/keychaind" ] && [ -x "$BIN/keychainctl" ] || { echo "build failed" >&2; exit 1; }
+[ -x "$BIN/keychaind" ] && [ -x "$BIN/keychainctl" ] && [ -x "$BIN/keychainctl-full" ] || { echo "build failed" >&2; exit 1; }
 
 if [ "$QUICK" = 1 ]; then
   OUT=$(mktemp -d /var/tmp/swift-keychain-ss-quick.XXXXXX); SIZES=300,2000; MODE=(--quick --gkr-fill-budget 10)

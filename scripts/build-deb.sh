@@ -8,7 +8,7 @@
 # the package needs nothing from the Swift toolchain (/opt/swift or wherever it is): only the
 # system libraries dpkg-shlibdeps finds in the binaries (libc6, libsqlite3-0, libdbus-1-3, ...),
 # which become its Depends:. The package installs:
-#   /usr/bin/keychainctl, keychaind, git-credential-keychain, docker-credential-keychain (stripped)
+#   /usr/bin/keychainctl (the front) and keychainctl-full (the program it hands most commands to), keychaind, git-credential-keychain, docker-credential-keychain (stripped)
 #   /usr/share/man/man1/keychainctl.1.gz, keychaind.1.gz  (swift-argument-parser's generate-manual)
 #   /usr/share/bash-completion/completions/keychainctl, /usr/share/zsh/vendor-completions/_keychainctl,
 #   /usr/share/fish/vendor_completions.d/keychainctl.fish
@@ -54,7 +54,7 @@ version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/keychainctl/
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 # keychain-sync too: keychainctl's `sync` and keychaind's continuous sync run it (docs/sync.md).
-products=(keychainctl keychaind git-credential-keychain docker-credential-keychain keychain-sync)
+products=(keychainctl keychainctl-full keychaind git-credential-keychain docker-credential-keychain keychain-sync)
 bin="$root/.build/release"
 
 if $build; then

@@ -4,7 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
+# keychainctl is a small front; keychainctl-full, beside it, runs what it does not serve.
 swift build --product keychainctl
+swift build --product keychainctl-full
 keychainctl="$(swift build --show-bin-path)/keychainctl"
 account="${USER:-demo}"
 # -U updates the item if an earlier run stored it; a password on the command line shows in

@@ -6,7 +6,7 @@
 #
 # Builds in release mode (the Swift runtime and Foundation linked in: --static-swift-stdlib) and
 # installs, under DIR (default ~/.local):
-#   bin/keychainctl, bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
+#   bin/keychainctl (the front) and bin/keychainctl-full (the program it hands most commands to), bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
 #       (stripped)
 #   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
 #   share/fish/vendor_completions.d/keychainctl.fish   (keychainctl --generate-completion-script)
@@ -81,7 +81,7 @@ fi
 
 cd "$(dirname "$0")/.."
 root="$PWD"
-products=(keychainctl keychaind git-credential-keychain docker-credential-keychain keychain-sync)
+products=(keychainctl keychainctl-full keychaind git-credential-keychain docker-credential-keychain keychain-sync)
 # A release build links the Swift runtime and Foundation statically (as the .deb does): the
 # programs then run without the toolchain, and keychainctl and the credential helpers, which
 # scripts, git and docker start once per credential, skip most of the dynamic loader's work at

@@ -33,10 +33,10 @@ clean_env=(env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 S
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/keychainctl/Support/PackageVersion.swift)
 got=$("${clean_env[@]}" keychainctl --version)
 [ "$got" = "keychainctl $version" ] || fail "keychainctl --version printed '$got', not 'keychainctl $version'"
-for program in keychaind git-credential-keychain docker-credential-keychain keychain-sync; do
+for program in keychainctl-full keychaind git-credential-keychain docker-credential-keychain keychain-sync; do
     "${clean_env[@]}" sh -c "command -v $program" >/dev/null || fail "$program is not on the PATH"
 done
-for program in keychainctl keychaind git-credential-keychain docker-credential-keychain keychain-sync; do
+for program in keychainctl keychainctl-full keychaind git-credential-keychain docker-credential-keychain keychain-sync; do
     ! ldd "/usr/bin/$program" | grep -Eq 'not found|/opt/swift|libswift' || fail "/usr/bin/$program needs the Swift toolchain or a missing library"
 done
 "${clean_env[@]}" keychainctl add-generic-password -a alice -s deb-test -w s3cret 2>/dev/null
@@ -44,6 +44,9 @@ done
 sync_said=$("${clean_env[@]}" keychainctl sync status 2>&1 || true)
 grep -q "not in a sync group" <<< "$sync_said" || fail "keychainctl sync status did not reach keychain-sync: $sync_said"
 [ "$("${clean_env[@]}" keychainctl find-generic-password -a alice -s deb-test -w)" = s3cret ] || fail "the installed keychainctl does not find what it stored"
+# The same lookup handed to keychainctl-full by the front (docs/keychainctl.md, KEYCHAINCTL_FRONT).
+[ "$("${clean_env[@]}" KEYCHAINCTL_FRONT=off keychainctl find-generic-password -a alice -s deb-test -w)" = s3cret ] \
+    || fail "the installed keychainctl-full, reached through the front, does not find what it stored"
 printf 'protocol=https\nhost=deb.example\nusername=bob\npassword=pw\n\n' | "${clean_env[@]}" git-credential-keychain store
 [ "$(printf 'protocol=https\nhost=deb.example\n\n' | "${clean_env[@]}" git-credential-keychain get | grep '^password=')" = password=pw ] \
     || fail "the installed git-credential-keychain does not find what it stored"
@@ -70,4 +73,5 @@ trap - EXIT
 left=$(while IFS= read -r path; do if [ -e "$path" ]; then echo "$path"; fi; done <<< "$files")
 [ -z "$left" ] || fail "left behind by dpkg -r: $left"
 [ ! -e /usr/bin/keychainctl ] || fail "/usr/bin/keychainctl is still there"
+[ ! -e /usr/bin/keychainctl-full ] || fail "/usr/bin/keychainctl-full is still there"
 echo "test-deb.sh: installed, ran from the PATH and removed cleanly ($(wc -l <<< "$files") files) in $(( $(date +%s) - start )) s"

@@ -6,7 +6,8 @@ import Testing
 /// for the build folder this test run holds), then `--uninstall`.
 @Suite struct CLIInstallTests {
     static let ours = [
-        "bin/keychainctl", "bin/keychaind", "bin/git-credential-keychain", "bin/docker-credential-keychain", "bin/keychain-sync",
+        "bin/keychainctl", "bin/keychainctl-full", "bin/keychaind", "bin/git-credential-keychain", "bin/docker-credential-keychain",
+        "bin/keychain-sync",
         "share/bash-completion/completions/keychainctl", "share/zsh/site-functions/_keychainctl",
         "share/fish/vendor_completions.d/keychainctl.fish",
         "share/dbus-1/services/org.freedesktop.secrets.service", "share/systemd/user/keychaind.service",
@@ -40,7 +41,7 @@ import Testing
             let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
             #expect(size > 0, "\(path) is missing or empty")
         }
-        for binary in Self.ours.prefix(5) {
+        for binary in Self.ours.prefix(6) {
             #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent(binary).path), "\(binary)")
         }
         // The man pages are there when swift-argument-parser's plugin made them (install.sh

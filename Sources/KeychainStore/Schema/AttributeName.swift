@@ -8,6 +8,7 @@ package enum AttributeName {
     package static let accessible = "pdmn"
     package static let account = "acct"
     package static let authenticationType = "atyp"
+    package static let comment = "icmt"
     package static let creationDate = "cdat"
     package static let description = "desc"
     package static let generic = "gena"

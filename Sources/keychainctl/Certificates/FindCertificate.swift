@@ -1,3 +1,4 @@
+import KeychainctlCommandLine
 import ArgumentParser
 import Foundation
 import KeychainServices

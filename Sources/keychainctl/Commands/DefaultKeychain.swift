@@ -1,3 +1,4 @@
+import KeychainctlCommandLine
 import ArgumentParser
 
 /// `default-keychain`: shows the default keychain.

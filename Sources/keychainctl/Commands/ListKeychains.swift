@@ -1,3 +1,4 @@
+import KeychainctlCommandLine
 import ArgumentParser
 
 /// `list-keychains`: shows the keychain search list.

@@ -1,3 +1,4 @@
+import KeychainctlCommandLine
 import Foundation
 import KeychainServices
 

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainServices
+import KeychainctlCommandLine
 
 /// What the add, find and delete subcommands do, shared by the generic and internet variants.
 /// Each step follows `security`: find the first match, then act on that one item.
@@ -37,7 +38,7 @@ enum PasswordActions {
             return
         }
         // A new internet password gets the default authentication type, as `security` gives it.
-        if stored.kind == .internet && stored.authenticationType == nil { stored.authenticationType = FourCharCode("dflt") }
+        if stored.kind == .internet && stored.authenticationType == nil { stored.authenticationType = FourCharCode(PasswordCommandSyntax.newInternetAuthenticationType) }
         let context = given.kind == .generic
             ? "SecKeychainItemCreateFromContent (\(keychainName))"
             : "SecKeychainAddInternetPassword \(keychainName)"

@@ -1,16 +1,12 @@
+import KeychainctlCommandLine
+
 // The add, find and delete password subcommands, filled in by ``QuickParse``. Each initializer
 // sets every stored property the command declares (one left out would stop the process when
 // read, which `QuickParseEquivalenceTests` would show), with the same keys as the option tables.
 
 extension FindPassword: QuicklyParsedCommand where Item: QuicklyParsedItemClass {
     static var quickName: String { "find-\(Item.name)-password" }
-    static var quickSyntax: QuickSyntax {
-        QuickSyntax(Item.quickOptions, KeychainOption.quickOptions, AccessGroupOption.quickOptions, [
-            QuickOption("showPassword", "-g", value: .none),
-            QuickOption("passwordOnly", "-w", value: .none),
-            QuickOption("json", "--json", value: .none),
-        ])
-    }
+    static var quickSyntax: QuickSyntax { PasswordCommandSyntax.find(Item.quickItem) }
 
     init(quick given: QuickArguments) throws {
         self.init()
@@ -26,14 +22,7 @@ extension FindPassword: QuicklyParsedCommand where Item: QuicklyParsedItemClass 
 
 extension AddPassword: QuicklyParsedCommand where Item: QuicklyParsedItemClass {
     static var quickName: String { "add-\(Item.name)-password" }
-    static var quickSyntax: QuickSyntax {
-        QuickSyntax(Item.quickOptions, KeychainOption.quickOptions, AccessGroupOption.quickOptions, [
-            QuickOption("password", Item.quickPasswordNames),
-            QuickOption("update", "-U", value: .none),
-            QuickOption("allowAnyApplication", "-A", value: .none),
-            QuickOption("trustedApplications", "-T", repeats: true),
-        ])
-    }
+    static var quickSyntax: QuickSyntax { PasswordCommandSyntax.add(Item.quickItem) }
 
     init(quick given: QuickArguments) throws {
         self.init()
@@ -50,9 +39,7 @@ extension AddPassword: QuicklyParsedCommand where Item: QuicklyParsedItemClass {
 
 extension DeletePassword: QuicklyParsedCommand where Item: QuicklyParsedItemClass {
     static var quickName: String { "delete-\(Item.name)-password" }
-    static var quickSyntax: QuickSyntax {
-        QuickSyntax(Item.quickOptions, KeychainOption.quickOptions, AccessGroupOption.quickOptions)
-    }
+    static var quickSyntax: QuickSyntax { PasswordCommandSyntax.delete(Item.quickItem) }
 
     init(quick given: QuickArguments) throws {
         self.init()

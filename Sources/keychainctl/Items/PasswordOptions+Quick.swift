@@ -1,26 +1,17 @@
-// The option tables ``QuickParse`` reads the password subcommands' groups by. Each key is the
-// property's name and each list of names is the one its `@Option` declares.
+// How ``QuickParse`` fills in the password subcommands' option groups, by the keys of the
+// tables in ``PasswordCommandSyntax`` (each key is the property's name).
+
+import KeychainctlCommandLine
 
 /// A password item class whose attribute flags ``QuickParse`` can read.
 protocol QuicklyParsedItemClass: PasswordItemClass, QuicklyParsedGroup {
-    /// The spellings of `add-…-password`'s password option (its `passwordNames`).
-    static var quickPasswordNames: [String] { get }
+    /// Which of the tables of ``PasswordCommandSyntax`` reads this class's flags.
+    static var quickItem: PasswordCommandSyntax.Item { get }
 }
 
 extension GenericPasswordOptions: QuicklyParsedItemClass {
-    static var quickPasswordNames: [String] { ["-w", "-p", "--password"] }
-    static var quickOptions: [QuickOption] {
-        [
-            QuickOption("account", "-a", "--account"),
-            QuickOption("service", "-s", "--service"),
-            QuickOption("label", "-l", "--label"),
-            QuickOption("kind", "-D", "--kind"),
-            QuickOption("comment", "-j", "--comment"),
-            QuickOption("generic", "-G", "--generic"),
-            QuickOption("creator", "-c", "--creator"),
-            QuickOption("type", "-C", "--type"),
-        ]
-    }
+    static var quickItem: PasswordCommandSyntax.Item { .generic }
+    static var quickOptions: [QuickOption] { quickItem.attributeOptions }
 
     init(quick given: QuickArguments) throws {
         self.init()
@@ -37,23 +28,8 @@ extension GenericPasswordOptions: QuicklyParsedItemClass {
 }
 
 extension InternetPasswordOptions: QuicklyParsedItemClass {
-    static var quickPasswordNames: [String] { ["-w", "--password"] }
-    static var quickOptions: [QuickOption] {
-        [
-            QuickOption("account", "-a", "--account"),
-            QuickOption("server", "-s", "--server"),
-            QuickOption("label", "-l", "--label"),
-            QuickOption("kind", "-D", "--kind"),
-            QuickOption("comment", "-j", "--comment"),
-            QuickOption("creator", "-c", "--creator"),
-            QuickOption("type", "-C", "--type"),
-            QuickOption("securityDomain", "-d", "--security-domain"),
-            QuickOption("path", "-p", "--path"),
-            QuickOption("port", "-P", "--port"),
-            QuickOption("protocolCode", "-r", "--protocol"),
-            QuickOption("authenticationType", "-t", "--authentication-type"),
-        ]
-    }
+    static var quickItem: PasswordCommandSyntax.Item { .internet }
+    static var quickOptions: [QuickOption] { quickItem.attributeOptions }
 
     init(quick given: QuickArguments) throws {
         self.init()
@@ -80,7 +56,7 @@ extension InternetPasswordOptions: QuicklyParsedItemClass {
 }
 
 extension KeychainOption: QuicklyParsedGroup {
-    static var quickOptions: [QuickOption] { [QuickOption("keychain", "--keychain", value: .plain)] }
+    static var quickOptions: [QuickOption] { PasswordCommandSyntax.keychainOptions }
 
     init(quick given: QuickArguments) throws {
         self.init()
@@ -89,7 +65,7 @@ extension KeychainOption: QuicklyParsedGroup {
 }
 
 extension AccessGroupOption: QuicklyParsedGroup {
-    static var quickOptions: [QuickOption] { [QuickOption("accessGroup", "--access-group", value: .plain)] }
+    static var quickOptions: [QuickOption] { PasswordCommandSyntax.accessGroupOptions }
 
     init(quick given: QuickArguments) throws {
         self.init()

@@ -1,3 +1,5 @@
+import KeychainctlCommandLine
+
 import ArgumentParser
 
 /// Runs one command line and turns every outcome into an exit status, so that the process and

@@ -1,7 +1,9 @@
+import KeychainctlCommandLine
+
 /// A password as the command line gives it: a value after the flag, or "-" (also what a bare
 /// trailing `-w` becomes, see ``ArgumentNormalizer``) to read it safely instead.
 enum PasswordArgument {
-    static let readMarker = "-"
+    static let readMarker = ArgumentNormalizer.readMarker
 
     /// The password bytes: the value itself, or one read from the terminal or standard input.
     static func resolve(_ value: String, prompt: String, confirmPrompt: String?, context: String) throws(CommandFailure) -> [UInt8] {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -56,13 +57,6 @@ enum QuickParse {
         }
     }
 
-    /// Words the parser acts on wherever they appear, even as an option's value: a command
-    /// line holding one goes to the parser.
-    static let parserWords: Set<String> = [
-        "help", "-h", "-help", "--help", "--version", "--generate-completion-script",
-        "--experimental-dump-help", "---completion",
-    ]
-
     /// The command `arguments` (subcommand name first) asks for, filled in, or nil when the
     /// parser must read this command line.
     static func command(for arguments: [String]) -> (any QuicklyParsedCommand)? {
@@ -78,95 +72,6 @@ enum QuickParse {
             return nil
         }
     }
-}
-
-/// One option or flag of a quickly parsed command: the key the command reads it by, and every
-/// spelling the parser accepts for it.
-struct QuickOption: Sendable {
-    enum Value: Sendable {
-        /// A flag: no value.
-        case none
-        /// Takes the next argument whatever it is (the parser's `.unconditional`).
-        case anything
-        /// Takes the next argument only when it does not start with `-` (the parser's default);
-        /// otherwise the command line goes to the parser, which reports it.
-        case plain
-    }
-
-    let key: String
-    let names: [String]
-    let value: Value
-    /// May be given more than once, each value kept (`-T app -T app2`).
-    let repeats: Bool
-
-    init(_ key: String, _ names: String..., value: Value = .anything, repeats: Bool = false) {
-        self.init(key, names, value: value, repeats: repeats)
-    }
-
-    init(_ key: String, _ names: [String], value: Value = .anything, repeats: Bool = false) {
-        self.key = key
-        self.names = names
-        self.value = value
-        self.repeats = repeats
-    }
-}
-
-/// The options and flags of one command, and whether it takes keychain arguments.
-struct QuickSyntax: Sendable {
-    let options: [QuickOption]
-    let takesPositional: Bool
-
-    init(_ options: [QuickOption]..., takesPositional: Bool = true) {
-        self.options = options.flatMap { $0 }
-        self.takesPositional = takesPositional
-    }
-}
-
-/// A command line read by ``QuickParse``: values by key, flags given, keychain arguments.
-struct QuickArguments: Sendable {
-    private(set) var values: [String: [String]] = [:]
-    private(set) var flags: Set<String> = []
-    private(set) var positional: [String] = []
-
-    /// Reads `arguments` (after the subcommand name) by `syntax`; nil when anything in them is
-    /// not in the plainest form (see ``QuickParse``).
-    init?(_ arguments: ArraySlice<String>, syntax: QuickSyntax) {
-        var byName: [String: QuickOption] = [:]
-        for option in syntax.options {
-            for name in option.names { byName[name] = option }
-        }
-        var index = arguments.startIndex
-        while index < arguments.endIndex {
-            let argument = arguments[index]
-            if QuickParse.parserWords.contains(argument) { return nil }
-            guard let option = byName[argument] else {
-                guard syntax.takesPositional, !argument.hasPrefix("-") else { return nil }
-                positional.append(argument)
-                index += 1
-                continue
-            }
-            switch option.value {
-            case .none:
-                guard flags.insert(option.key).inserted else { return nil }
-                index += 1
-            case .anything, .plain:
-                let next = index + 1
-                guard next < arguments.endIndex else { return nil }
-                let value = arguments[next]
-                if QuickParse.parserWords.contains(value) { return nil }
-                if case .plain = option.value, value.hasPrefix("-") { return nil }
-                if values[option.key] != nil && !option.repeats { return nil }
-                values[option.key, default: []].append(value)
-                index += 2
-            }
-        }
-    }
-
-    /// The value of a single-value option, if given.
-    func value(_ key: String) -> String? { values[key]?.last }
-    /// Every value of a repeatable option, in order.
-    func all(_ key: String) -> [String] { values[key] ?? [] }
-    func flag(_ key: String) -> Bool { flags.contains(key) }
 }
 
 /// The reason ``QuicklyParsedCommand/init(quick:)`` gives up: a value the parser would turn

@@ -3,11 +3,15 @@
 ///
 /// `security add-generic-password … -w` with `-w` last, and no value, means "prompt me for the
 /// password". An option parser sees a missing value there, so a trailing password flag gets the
-/// ``PasswordArgument/readMarker`` ("-") as its value. A `-w` that is itself the value of the
+/// ``readMarker`` ("-") as its value. A `-w` that is itself the value of the
 /// option before it (`-a -w`) is left alone, as getopt would.
-enum ArgumentNormalizer {
+package enum ArgumentNormalizer {
+    /// The value that stands for "read the password instead" (keychainctl's `PasswordArgument`
+    /// prompts for it); what a bare trailing password flag becomes.
+    package static let readMarker = "-"
+
     /// The password flags of the subcommands that prompt when the flag comes last.
-    static let passwordFlags: [String: Set<String>] = [
+    package static let passwordFlags: [String: Set<String>] = [
         "add-generic-password": ["-w", "-p", "--password"],
         "add-internet-password": ["-w", "--password"],
         "unlock-keychain": ["-p", "--password"],
@@ -20,7 +24,7 @@ enum ArgumentNormalizer {
 
     /// Options that take a value in some subcommand, so that a password flag given as the value
     /// of the option before it is recognised as a value.
-    static let valueOptions: Set<String> = [
+    package static let valueOptions: Set<String> = [
         "-a", "-c", "-C", "-d", "-D", "-G", "-j", "-l", "-p", "-P", "-r", "-s", "-t", "-w", "-T", "-o",
         "--keychain", "--access-group", "--password-fd",
         "--with", "--name", "--output", "--systemd-key", "--pcrs", "--seal", "--credential",
@@ -28,9 +32,9 @@ enum ArgumentNormalizer {
 
     /// Letters that are value options elsewhere but plain flags in these subcommands
     /// (`export -w -P`: -P follows the flag -w, it is not its value).
-    static let flagsOf: [String: Set<String>] = ["export": ["-w", "-p"]]
+    package static let flagsOf: [String: Set<String>] = ["export": ["-w", "-p"]]
 
-    static func normalize(_ arguments: [String]) -> [String] {
+    package static func normalize(_ arguments: [String]) -> [String] {
         guard let command = arguments.first, let flags = passwordFlags[command],
               let last = arguments.last, arguments.count >= 2, flags.contains(last) else { return arguments }
         let before = arguments.count >= 3 ? arguments[arguments.count - 2] : ""
@@ -38,6 +42,6 @@ enum ArgumentNormalizer {
             // `-a -w`: the flag is the account's value, not a password flag.
             return arguments
         }
-        return arguments + [PasswordArgument.readMarker]
+        return arguments + [readMarker]
     }
 }

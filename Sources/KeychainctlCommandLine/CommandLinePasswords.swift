@@ -1,5 +1,3 @@
-import Foundation
-
 /// Finds the passwords written on a command line, to hide them from `-v` and to warn that the
 /// process listing shows them.
 ///
@@ -7,29 +5,22 @@ import Foundation
 /// after a password flag of the subcommand is a password unless it is the read marker `-`; the
 /// value after any other option that takes one is skipped, so `-a -w` is an account named
 /// `-w`, as getopt has it. Attached forms (`-wsecret`, `--password=secret`) count too.
-enum CommandLinePasswords {
+package enum CommandLinePasswords {
     /// What stands in for a password in echoed command lines.
-    static let mask = "<password>"
+    package static let mask = "<password>"
 
     /// The warning for a password given as an argument of the process.
-    static let warning = "warning: a password on the command line can be seen by other users of this machine (ps); "
+    package static let warning = "warning: a password on the command line can be seen by other users of this machine (ps); "
         + "give the flag last without a value to be prompted for it\n"
 
     /// `arguments` with every password value replaced by ``mask``, and whether there was one.
-    static func redact(_ arguments: [String]) -> (arguments: [String], foundPassword: Bool) {
+    package static func redact(_ arguments: [String]) -> (arguments: [String], foundPassword: Bool) {
         let (redacted, passwords) = scan(arguments)
         return (redacted, !passwords.isEmpty)
     }
 
-    /// `text` (a parser's message, which may quote an argument) with every password of
-    /// `arguments` replaced by ``mask``.
-    static func scrub(_ text: String, arguments: [String]) -> String {
-        // Longest first, so a password that contains another is replaced whole.
-        scan(arguments).passwords.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
-            .reduce(text) { $0.replacingOccurrences(of: $1, with: mask) }
-    }
-
-    private static func scan(_ arguments: [String]) -> (redacted: [String], passwords: [String]) {
+    /// `arguments` with every password value replaced by ``mask``, and the passwords found.
+    package static func scan(_ arguments: [String]) -> (redacted: [String], passwords: [String]) {
         guard let command = arguments.first, let flags = ArgumentNormalizer.passwordFlags[command] else {
             return (arguments, [])
         }
@@ -40,7 +31,7 @@ enum CommandLinePasswords {
             let argument = result[index]
             if argument == "--" { break }
             if flags.contains(argument) {
-                if index + 1 < result.count, result[index + 1] != PasswordArgument.readMarker {
+                if index + 1 < result.count, result[index + 1] != ArgumentNormalizer.readMarker {
                     passwords.append(result[index + 1])
                     result[index + 1] = mask
                 }
@@ -66,11 +57,11 @@ enum CommandLinePasswords {
         if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
             let flag = String(argument[..<equals])
             let value = argument[argument.index(after: equals)...]
-            return flags.contains(flag) && value != PasswordArgument.readMarker[...] ? flag + "=" : nil
+            return flags.contains(flag) && value != ArgumentNormalizer.readMarker[...] ? flag + "=" : nil
         }
         if argument.hasPrefix("-"), !argument.hasPrefix("--"), argument.count > 2 {
             let flag = String(argument.prefix(2))
-            return flags.contains(flag) && argument.dropFirst(2) != PasswordArgument.readMarker[...] ? flag : nil
+            return flags.contains(flag) && argument.dropFirst(2) != ArgumentNormalizer.readMarker[...] ? flag : nil
         }
         return nil
     }

@@ -1,0 +1,28 @@
+import CKeychainSystem
+import KeychainctlCommandLine
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+// keychainctl, the installed command: a small front that serves the per-credential command
+// lines (FrontRequest) through the engine alone, and hands every other command line, and every
+// one it is not sure of, to the full program keychainctl-full (FullProgram). Why: a process that
+// links Foundation, swift-argument-parser and the SecItem layer pays for loading them on every
+// `find-generic-password -w` a script or helper runs (docs/design-notes.md, "keychainctl's front";
+// BENCHMARKS.md section 4).
+
+// First, as keychainctl does: no core dump may ever hold a password read later.
+_ = cks_disable_core_dumps()
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+guard FrontSwitch.enabled, let request = FrontRequest(arguments), let served = FrontService.serve(request) else {
+    FullProgram.handOff()
+}
+if request.passwordOnCommandLine { FrontOutput.write(STDERR_FILENO, Array(CommandLinePasswords.warning.utf8)) }
+FrontOutput.write(STDOUT_FILENO, served.standardOutput)
+FrontOutput.write(STDERR_FILENO, served.standardError)
+exit(0)
