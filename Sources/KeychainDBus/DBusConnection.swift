@@ -407,6 +407,8 @@ private final class Loop: Sendable {
     }
 }
 
+/// One ``DBusConnection/serve(subtree:handler:)`` registration: held by libdbus's object tree
+/// (its user data) and by the connection's filter, which routes the calls.
 final class Subtree: Sendable {
     /// The registered path's bytes (a valid object path: no trailing slash unless it is `/`).
     let path: [UInt8]
