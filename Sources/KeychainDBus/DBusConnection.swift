@@ -148,7 +148,8 @@ package final class DBusConnection: Sendable {
     /// are answered with InvalidArgs without calling the handler.
     package func serve(subtree path: String, handler: @escaping @Sendable (DBusMethodCall) -> DBusReply) throws {
         guard DBusCodec.isValid(path, dbus_validate_path) else { throw DBusError.invalidArgs("invalid object path") }
-        let box = Unmanaged.passRetained(Subtree(handler)).toOpaque()
+        let subtree = Subtree(path: path, handler)
+        let box = Unmanaged.passRetained(subtree).toOpaque()
         var vtable = DBusObjectPathVTable(unregister_function: { _, data in
             if let data { Unmanaged<Subtree>.fromOpaque(data).release() }
         }, message_function: handleMethodCall, dbus_internal_pad1: nil, dbus_internal_pad2: nil,
@@ -161,6 +162,10 @@ package final class DBusConnection: Sendable {
             Unmanaged<Subtree>.fromOpaque(box).release()
             throw error
         }
+        // The registration stays: it is what libdbus's object tree knows (the parents'
+        // introspection lists it). Calls to it are routed by the connection's filter, which
+        // libdbus runs before its object tree (see ``Loop/subtree(serving:)``).
+        loop.subtrees.withLock { $0.append(subtree) }
     }
 
     // MARK: Signals
@@ -341,6 +346,8 @@ private final class Loop: Sendable {
     let wakeFD: Int32
     private let wakeWriteFD: Int32
     let state = Lock(LoopState())
+    /// What ``DBusConnection/serve(subtree:handler:)`` registered, for the filter to route to.
+    let subtrees = Lock<[Subtree]>([])
     /// The thread inside run() (its pthread_t), 0 when none.
     let loopThread = Atomic<UInt>(0)
 
@@ -380,11 +387,47 @@ private final class Loop: Sendable {
         var buffer = [UInt8](repeating: 0, count: 64)
         while read(wakeFD, &buffer, buffer.count) > 0 {}
     }
+
+    /// The served subtree `path` falls in, as libdbus's object tree would pick it for a fallback
+    /// registration: the path itself or anything below it (`/` holds every path), the longest
+    /// such registration first. Routing here rather than through libdbus's object tree saves
+    /// every call that tree's work (its lock, the path split into a `malloc`'d array of copied
+    /// elements, the walk), which the daemon paid on every call for one registration.
+    func subtree(serving path: UnsafePointer<CChar>) -> Subtree? {
+        let length = strlen(path)
+        return path.withMemoryRebound(to: UInt8.self, capacity: length) { bytes in
+            subtrees.withLock { served in
+                var best: Subtree?
+                for subtree in served where subtree.serves(UnsafeBufferPointer(start: bytes, count: length)) {
+                    if best.map({ $0.path.count < subtree.path.count }) ?? true { best = subtree }
+                }
+                return best
+            }
+        }
+    }
 }
 
-private final class Subtree {
+/// One ``DBusConnection/serve(subtree:handler:)`` registration: held by libdbus's object tree
+/// (its user data) and by the connection's filter, which routes the calls.
+final class Subtree: Sendable {
+    /// The registered path's bytes (a valid object path: no trailing slash unless it is `/`).
+    let path: [UInt8]
     let handler: @Sendable (DBusMethodCall) -> DBusReply
-    init(_ handler: @escaping @Sendable (DBusMethodCall) -> DBusReply) { self.handler = handler }
+
+    init(path: String, _ handler: @escaping @Sendable (DBusMethodCall) -> DBusReply) {
+        self.path = Array(path.utf8)
+        self.handler = handler
+    }
+
+    /// Whether a call to `candidate` belongs here: the path itself, or a path below it.
+    func serves(_ candidate: UnsafeBufferPointer<UInt8>) -> Bool {
+        if path.count == 1 { return true }   // `/`: every object path begins with it
+        guard candidate.count >= path.count,
+              path.withUnsafeBufferPointer({ memcmp($0.baseAddress!, candidate.baseAddress!, path.count) == 0 }) else {
+            return false
+        }
+        return candidate.count == path.count || candidate[path.count] == UInt8(ascii: "/")
+    }
 }
 
 private func loopOf(_ data: UnsafeMutableRawPointer?) -> Loop {
@@ -397,14 +440,19 @@ private let releaseLoop: DBusFreeFunction = { data in
 
 private func string(_ pointer: UnsafePointer<CChar>?) -> String? { pointer.map { String(cString: $0) } }
 
-/// The message function of every served subtree: decodes the call, runs the handler, sends its
-/// reply. Nothing about the arguments is logged.
+/// The message function of every served subtree. The connection's filter answers these calls
+/// first (``filterMessage``), so libdbus reaches this only if a call ever gets past it.
 private let handleMethodCall: DBusObjectPathMessageFunction = { connection, message, data in
     guard let connection, let message, let data,
           dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_METHOD_CALL else {
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
     }
-    let subtree = Unmanaged<Subtree>.fromOpaque(data).takeUnretainedValue()
+    return answerCall(message, on: connection, with: Unmanaged<Subtree>.fromOpaque(data).takeUnretainedValue())
+}
+
+/// Decodes a method call, runs the subtree's handler, sends its reply. Nothing about the
+/// arguments is logged.
+private func answerCall(_ message: OpaquePointer, on connection: OpaquePointer, with subtree: Subtree) -> DBusHandlerResult {
     let reply: DBusReply
     do {
         let arguments = try DBusCodec.decodeArguments(of: message)
@@ -475,10 +523,21 @@ private func shapedReply(to call: OpaquePointer, valid: Bool,
     }
 }
 
-/// The connection's filter: NameOwnerChanged and NameLost from the bus, and subscribed signals.
-/// Never consumes a message.
-private let filterMessage: DBusHandleMessageFunction = { _, message, data in
-    guard let message, let data, dbus_message_get_type(message) == DBUS_MESSAGE_TYPE_SIGNAL,
+/// The connection's filter: method calls to a served subtree (answered here, before libdbus's
+/// object tree), NameOwnerChanged and NameLost from the bus, and subscribed signals. Consumes
+/// no other message: calls to other paths go on to libdbus (its introspection of the parents
+/// of a registered path, its UnknownObject/UnknownMethod errors).
+private let filterMessage: DBusHandleMessageFunction = { connection, message, data in
+    guard let message, let data else { return DBUS_HANDLER_RESULT_NOT_YET_HANDLED }
+    let type = dbus_message_get_type(message)
+    if type == DBUS_MESSAGE_TYPE_METHOD_CALL {
+        guard let connection, let path = dbus_message_get_path(message),
+              let subtree = loopOf(data).subtree(serving: path) else {
+            return DBUS_HANDLER_RESULT_NOT_YET_HANDLED
+        }
+        return answerCall(message, on: connection, with: subtree)
+    }
+    guard type == DBUS_MESSAGE_TYPE_SIGNAL,
           let interface = string(dbus_message_get_interface(message)),
           let member = string(dbus_message_get_member(message)) else {
         return DBUS_HANDLER_RESULT_NOT_YET_HANDLED

@@ -39,7 +39,8 @@ extension DBusValue {
     /// An `a{ss}`; a name given twice keeps its last value.
     var stringDictionary: [String: String]? {
         guard case .array(let signature, let elements) = self, signature == "{ss}" else { return nil }
-        var dictionary: [String: String] = [:]
+        // Sized once: grown from empty, every search's attributes were rehashed twice on the way.
+        var dictionary = [String: String](minimumCapacity: elements.count)
         for element in elements {
             guard case .dictEntry(.string(let key), .string(let value)) = element else { return nil }
             dictionary[key] = value
@@ -50,7 +51,7 @@ extension DBusValue {
     /// An `a{sv}`, variants unwrapped.
     var propertyDictionary: [String: DBusValue]? {
         guard case .array(let signature, let elements) = self, signature == "{sv}" else { return nil }
-        var dictionary: [String: DBusValue] = [:]
+        var dictionary = [String: DBusValue](minimumCapacity: elements.count)
         for element in elements {
             guard case .dictEntry(.string(let key), let value) = element else { return nil }
             dictionary[key] = value.unwrapped

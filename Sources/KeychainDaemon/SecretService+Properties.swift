@@ -38,7 +38,7 @@ extension SecretService {
     private func properties(of object: SecretObjectPath, path: String, caller: String) -> PropertyAnswer {
         switch object {
         case .service:
-            let names = state.withLock { $0.collectionOrder }
+            let names = state.withLock { $0.collectionOrder.map(\.name) }
             return .success([("Collections", .objectPaths(names.map(SecretObjectPath.collectionPath)))])
         case .collection(let reference):
             guard let name = resolve(reference), let collection = collection(name) else { return .failure(noSuchObject(path)) }

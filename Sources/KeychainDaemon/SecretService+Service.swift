@@ -86,7 +86,7 @@ extension SecretService {
     private func searchAllCollections(_ attributes: [String: String], caller: String) -> DBusReply {
         var unlocked: [String] = []
         var locked: [String] = []
-        let collections = state.withLock { state in state.collectionOrder.compactMap { name in state.collections[name].map { (name, $0) } } }
+        let collections = state.withLock { $0.collectionOrder }
         for (name, collection) in collections {
             do {
                 // Items that need the user cannot be read without a prompt; the indexes still
@@ -213,12 +213,7 @@ extension SecretService {
             guard let collection = makeCollection(name, label.isEmpty ? name : label) else {
                 return .failure(SecretServiceError.failed, "The keychain for the collection '\(name)' could not be created")
             }
-            state.withLock { state in
-                if state.collections[name] == nil {
-                    state.collections[name] = collection
-                    state.collectionOrder.append(name)
-                }
-            }
+            _ = state.withLock { $0.add(collection, named: name) }
             emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionCreated",
                  [.objectPath(SecretObjectPath.collectionPath(name))])
             logger.info("created a collection", metadata: ["collection": "\(name)"])

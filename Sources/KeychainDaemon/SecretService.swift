@@ -184,9 +184,11 @@ package final class SecretService: Sendable {
 
 /// What the service holds between calls.
 struct ServiceState {
-    /// Collections by name, and the order `Collections` lists them in.
+    /// Collections by name, and the order `Collections` lists them in (every search walks them in
+    /// that order: kept as pairs, so that it takes the list as it is rather than building one
+    /// from the names on each call).
     var collections: [String: any SecretCollection] = [:]
-    var collectionOrder: [String] = []
+    private(set) var collectionOrder: [(name: String, collection: any SecretCollection)] = []
     /// Aliases a client set (the built-in ones are ``SecretServiceNames/builtInAliases``).
     var aliases: [String: String] = [:]
     var sessions: [String: OpenSession] = [:]
@@ -197,10 +199,17 @@ struct ServiceState {
     var nextPrompt = 1
 
     init(collections: [(String, any SecretCollection)]) {
-        for (name, collection) in collections {
-            self.collections[name] = collection
-            collectionOrder.append(name)
-        }
+        for (name, collection) in collections { self.collections[name] = collection }
+        // A name given twice is listed twice, each time with the collection it ended up with.
+        collectionOrder = collections.compactMap { name, _ in self.collections[name].map { (name, $0) } }
+    }
+
+    /// Adds a collection under a name not yet taken; false (and nothing changes) if it is.
+    mutating func add(_ collection: any SecretCollection, named name: String) -> Bool {
+        guard collections[name] == nil else { return false }
+        collections[name] = collection
+        collectionOrder.append((name, collection))
+        return true
     }
 
     func resolve(_ reference: SecretObjectPath.CollectionReference) -> String? {

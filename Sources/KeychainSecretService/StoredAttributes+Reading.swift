@@ -57,7 +57,9 @@ struct StoredAttributesReader {
     /// An object whose values are all strings, with no key twice.
     private mutating func stringMap() -> [String: String]? {
         guard openObject() else { return nil }
-        var map: [String: String] = [:]
+        // Room for a handful of attributes from the start (a libsecret item has its schema and
+        // two or three more): grown from empty, every hit's map was rehashed twice on the way.
+        var map = [String: String](minimumCapacity: 6)
         var more = !closeObjectIfEmpty()
         while more {
             guard let key = memberKey(), let value = string(), map.updateValue(value, forKey: key) == nil,

@@ -87,6 +87,30 @@ import Testing
         }
     }
 
+    @Test func aCallGoesToTheDeepestSubtreeHoldingItsPath() throws {
+        try withPrivateBus { bus in
+            let server = try bus.connect()
+            try server.serve(subtree: "/a") { _ in .values([.string("a")]) }
+            try server.serve(subtree: "/a/b") { _ in .values([.string("a/b")]) }
+            let running = Running(server)
+            defer { running.stop() }
+            let client = try bus.connect()
+            func answer(_ path: String) throws -> [DBusValue] {
+                try client.call(destination: server.uniqueName, path: path, interface: testInterface, member: "Which", arguments: [])
+            }
+            #expect(try answer("/a") == [.string("a")])
+            #expect(try answer("/a/b") == [.string("a/b")])
+            #expect(try answer("/a/b/c/d") == [.string("a/b")])
+            #expect(try answer("/a/bc") == [.string("a")])
+            #expect(throws: DBusError.self) { try answer("/ab") }
+            // The parents of a served path are still introspected by libdbus, listing it.
+            let document = try client.call(destination: server.uniqueName, path: "/", interface: "org.freedesktop.DBus.Introspectable",
+                                           member: "Introspect", arguments: [])
+            guard case .string(let xml)? = document.first else { Issue.record("no introspection document"); return }
+            #expect(xml.contains("<node name=\"a\""))
+        }
+    }
+
     @Test func callsOutsideTheSubtreeAreAnsweredByLibdbus() throws {
         try withPrivateBus { bus in
             let server = try bus.connect()
