@@ -28,10 +28,15 @@ enum FrontService {
     static func serve(_ request: FrontRequest) -> Output? {
         let itemClass: ItemClass = request.item == .generic ? .genericPassword : .internetPassword
         let identity = request.accessGroup.map { ClientIdentity(accessGroups: [$0]) } ?? .administrator()
-        let keychain = KeychainPaths.defaultKeychain()
+        // Read once: the environment dictionary is rebuilt from `environ` on every read of
+        // ProcessInfo's, a noticeable share of a process this short (BENCHMARKS.md section 4).
+        let environment = ProcessInfo.processInfo.environment
+        let keychain = KeychainPaths.defaultKeychain(environment: environment)
         do {
-            // create: false, so that making the default keychain stays keychainctl-full's.
-            let file = try KeychainFile.open(at: keychain, create: false)
+            // create: false for both, so that making the default keychain and its device key
+            // stays keychainctl-full's (a missing one is an error here, and errors hand on).
+            let deviceKey = try DeviceKey.load(from: DeviceKey.defaultLocation(environment: environment), create: false)
+            let file = try KeychainFile.open(at: keychain, deviceKey: deviceKey, create: false)
             switch request.action {
             case .find(let show):
                 guard let filters = coerced(searchAttributes(request), itemClass),

@@ -37,7 +37,8 @@ enum KernelKeyring {
 
     private static func probe() -> Result<Void, ProbeFailure> {
         // Lets a test (or a cautious deployment) see the fallback without a container.
-        if ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_NO_KERNEL_KEYRING"] == "1" {
+        // getenv, not ProcessInfo's dictionary, which is rebuilt from the whole environment per read.
+        if let value = getenv("SWIFT_KEYCHAIN_NO_KERNEL_KEYRING"), String(cString: value) == "1" {
             return .failure(ProbeFailure(reason: "the kernel keyring is turned off by SWIFT_KEYCHAIN_NO_KERNEL_KEYRING"))
         }
         let description = "swift-keychain:probe:\(getpid())"
