@@ -1,3 +1,4 @@
+import KeychainctlCommandLine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -20,7 +21,7 @@ enum FullProgram {
         execv(path, &argv)
         let reason = String(cString: strerror(errno))
         let message = "keychainctl: cannot run \(path): \(reason) (keychainctl-full is installed beside keychainctl and runs every command keychainctl does not serve itself)\n"
-        FrontOutput.write(STDERR_FILENO, Array(message.utf8))
+        DescriptorOutput.write(STDERR_FILENO, Array(message.utf8))
         exit(failureStatus)
     }
 

@@ -22,7 +22,7 @@ let arguments = Array(CommandLine.arguments.dropFirst())
 guard FrontSwitch.enabled, let request = FrontRequest(arguments), let served = FrontService.serve(request) else {
     FullProgram.handOff()
 }
-if request.passwordOnCommandLine { FrontOutput.write(STDERR_FILENO, Array(CommandLinePasswords.warning.utf8)) }
-FrontOutput.write(STDOUT_FILENO, served.standardOutput)
-FrontOutput.write(STDERR_FILENO, served.standardError)
+if request.passwordOnCommandLine { DescriptorOutput.write(STDERR_FILENO, Array(CommandLinePasswords.warning.utf8)) }
+DescriptorOutput.write(STDOUT_FILENO, served.standardOutput)
+DescriptorOutput.write(STDERR_FILENO, served.standardError)
 exit(0)

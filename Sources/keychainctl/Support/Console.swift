@@ -1,4 +1,5 @@
 import Foundation
+import KeychainctlCommandLine
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -26,25 +27,7 @@ enum Console {
         err(failure.line(program: programName) + "\n")
     }
 
-    static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(fd, buffer.baseAddress, buffer.count)
-                #elseif canImport(Musl)
-                Musl.write(fd, buffer.baseAddress, buffer.count)
-                #else
-                Darwin.write(fd, buffer.baseAddress, buffer.count)
-                #endif
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return // a closed pipe: nothing useful left to do with the output
-            }
-            offset += written
-        }
-    }
+    static func write(_ fd: Int32, _ bytes: [UInt8]) { DescriptorOutput.write(fd, bytes) }
 
     /// True when standard input is a terminal.
     static var inputIsTerminal: Bool { isatty(STDIN_FILENO) != 0 }

@@ -6,9 +6,12 @@ import Musl
 import Darwin
 #endif
 
-/// Unbuffered writes, as keychainctl-full's Console makes them.
-enum FrontOutput {
-    static func write(_ fd: Int32, _ bytes: [UInt8]) {
+/// Unbuffered writes of whole byte buffers to a file descriptor, shared by keychainctl's front and
+/// keychainctl-full's Console, so that both order their output the same way.
+package enum DescriptorOutput {
+    /// Writes all of `bytes`, retrying after a signal; a closed pipe ends the write quietly (the
+    /// reader has gone, nothing useful is left to do with the output).
+    package static func write(_ fd: Int32, _ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { buffer in
@@ -22,7 +25,7 @@ enum FrontOutput {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                return // a closed pipe: nothing useful left to do with the output
+                return
             }
             offset += written
         }
