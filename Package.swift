@@ -175,9 +175,6 @@ let package = Package(
         ),
         // A helper process for tests that need several processes on one keychain.
         .executableTarget(name: "keychain-test-worker", dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"], path: "Tests/Worker"),
-        // The yardstick of a keychainctl lookup without Foundation (BENCHMARKS.md section 4,
-        // Benchmarks/lookup-probe-instructions.sh): the engine's Swift API only.
-        .executableTarget(name: "keychain-lookup-probe", dependencies: ["KeychainStore", "CKeychainSystem"], path: "Tests/LookupProbe", swiftSettings: strict),
         // A helper process for the terminal tests of KeychainAuthentication (prompts on /dev/tty).
         .executableTarget(name: "keychain-auth-probe", dependencies: ["KeychainAuthentication", "KeychainStore"], path: "Tests/AuthProbe"),
         // A private keychain per test, shared by the test targets.

@@ -43,6 +43,11 @@ for ctl in "$@"; do
   "$WORK/bin/keychainctl" add-generic-password -s S -a A -w secretsecret 2> /dev/null
   [ "$("$WORK/bin/keychainctl" find-generic-password -s S -a A -w)" = secretsecret ] || { echo "$ctl: lookup failed" >&2; exit 1; }
   echo "$ctl:"
+  # The front's point is to leave Foundation out (a static build links only what is used; a debug
+  # build's dynamic link lists libFoundation anyway): say so when it has crept back in.
+  if nm "$WORK/bin/keychainctl" 2> /dev/null | grep -q -e '\$s10Foundation' -e 'FoundationInternationalization'; then
+    echo "  warning: $ctl holds Foundation symbols: something in the front's closure uses Foundation" >&2
+  fi
   echo "  find-generic-password -w:                        $(count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
   echo "  add-generic-password -w (a new item):            $(count "$WORK/bin/keychainctl" add-generic-password -s S -a B -w secretsecret)"
   echo "  find -w with KEYCHAINCTL_FRONT=off (after exec): $(KEYCHAINCTL_FRONT=off count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
