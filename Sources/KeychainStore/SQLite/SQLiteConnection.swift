@@ -20,8 +20,12 @@ final class SQLiteConnection {
     init(path: String, readOnly: Bool = false) throws(KeychainStoreError) {
         self.path = path
         var db: OpaquePointer?
+        // No mutex of SQLite's own around the connection: this class is not thread-safe anyway
+        // (its statement cache), so every owner already serializes its use (KeychainFile through
+        // its state lock; the others are never shared), and SQLite's per-call lock cost a
+        // keychaind lookup about a hundred lock/unlock pairs.
         let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE)
-            | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_FULLMUTEX
+            | SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_NOMUTEX
         var rc = sqlite3_open_v2(path, &db, flags, nil)
         #if DEBUG
         if rc == SQLITE_OK, let injected = FaultInjection.fault(.sqliteOpen) { rc = injected }
