@@ -186,6 +186,18 @@ package final class DBusConnection: Sendable {
 
     /// Called with the unique name of every peer that leaves the bus (NameOwnerChanged with an
     /// empty new owner). The first registration adds the match rule, blocking until the bus has it.
+    /// Runs `work` once the answer to the call being handled now has been sent: a handler calls
+    /// this for work its caller does not wait for. On the loop's thread (inside a handler) the
+    /// work runs after the loop has dispatched what it read and written every queued reply,
+    /// before it reads the next message; from any other thread it runs at once.
+    package func afterReplies(_ work: @escaping @Sendable () -> Void) {
+        guard loop.loopThread.load(ordering: .acquiring) == UInt(pthread_self()) else {
+            work()
+            return
+        }
+        loop.afterReplies.withLock { $0.append(work) }
+    }
+
     package func onPeerDisconnected(_ handler: @escaping @Sendable (String) -> Void) {
         let first = loop.state.withLock { state in
             state.peerHandlers.append(handler)
@@ -277,6 +289,7 @@ package final class DBusConnection: Sendable {
             let connected = dbus_connection_read_write(connection, 0) != 0
             while dbus_connection_dispatch(connection) == DBUS_DISPATCH_DATA_REMAINS {}
             guard connected else { return }
+            runAfterReplies(connection)
             var socket: Int32 = -1
             guard dbus_connection_get_unix_fd(connection, &socket) != 0 else { return }
             if loop.state.withLock({ $0.stopRequested }) { return }
@@ -286,6 +299,20 @@ package final class DBusConnection: Sendable {
             if poll(&fds, 2, -1) < 0, errno != EINTR { return }
             if fds[1].revents != 0 { loop.drain() }
         }
+    }
+
+    /// What handlers left for after their replies (``afterReplies(_:)``), once those replies are
+    /// written.
+    private func runAfterReplies(_ connection: OpaquePointer) {
+        let work = loop.afterReplies.withLock { queued -> [@Sendable () -> Void] in
+            defer { queued.removeAll() }
+            return queued
+        }
+        guard !work.isEmpty else { return }
+        // libdbus writes a reply as it is sent when the socket takes it; anything it could not
+        // write yet goes out first.
+        if dbus_connection_has_messages_to_send(connection) != 0 { dbus_connection_flush(connection) }
+        for item in work { item() }
     }
 
     /// Thread-safe; makes run() return soon (or the next run() at once, if none is running).
@@ -350,6 +377,8 @@ final class Loop: Sendable {
     let subtrees = Lock<[Subtree]>([])
     /// The thread inside run() (its pthread_t), 0 when none.
     let loopThread = Atomic<UInt>(0)
+    /// Work handlers left for after their replies; only the loop's thread adds and runs it.
+    let afterReplies = Lock<[@Sendable () -> Void]>([])
 
     init() throws {
         var fds: [Int32] = [-1, -1]

@@ -101,6 +101,9 @@ extension SecretService {
                 return reply(for: error, path: SecretObjectPath.collectionPath(name))
             }
         }
+        // A found password's secret, kept sealed by the search, is opened while the client
+        // reads this answer and asks for it.
+        connection.afterReplies { for (_, collection) in collections { collection.openKeptSecret() } }
         return .objectPathLists(unlocked, locked)
     }
 

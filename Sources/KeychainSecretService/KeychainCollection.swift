@@ -75,15 +75,16 @@ package final class KeychainCollection: SecretCollection {
             consider(try find(skipped: &skipped, .genericPassword, [:]))
         } else if genericFilters.count == 2 {
             // A generic password's whole key: the search libsecret makes to look a password up,
-            // which it follows with a request for that one item's secret. Read the secret now
-            // (two AES-GCM opens) and keep it for that request, which then costs no keychain
-            // read at all while the file is unchanged (``SecretPrefetch``).
-            var stamp: KeychainChangeStamp?
-            let items = try find(skipped: &skipped, .genericPassword, genericFilters, includeSecrets: true, stamp: &stamp)
+            // which it follows with a request for that one item's secret. Keep the secret, still
+            // sealed, for that request: ``openKeptSecret()`` opens it once this answer is out, and
+            // the request then costs no keychain read at all while the file is unchanged
+            // (``SecretPrefetch``).
+            let found = try findKeepingSecretsSealed(skipped: &skipped, .genericPassword, genericFilters)
+            let items = found.map(\.item)
             // The record is read once, for the answer and the content type alike.
             let stored = items.count == 1 ? StoredAttributes(items[0].attributes[AttributeName.generic]) : nil
             consider(items, stored: items.count == 1 ? .some(stored) : nil)
-            prefetch.keep(items, contentType: stored?.contentType ?? "text/plain", matching: records, stamp: stamp)
+            prefetch.keep(found, contentType: stored?.contentType ?? "text/plain", matching: records)
             // An item kept whole never has both service and username (that set is a generic
             // password's shape), so a search naming both cannot match one: no query for them,
             // which no index serves (a scan of every generic password).
@@ -123,6 +124,12 @@ package final class KeychainCollection: SecretCollection {
 
     package func item(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretItemRecord {
         Self.record(of: try stored(id: id, withSecret: false, grant: grant))
+    }
+
+    /// Opens the secret the last search kept sealed (see ``SecretPrefetch``); a secret that
+    /// does not open (the file changed, or damage) is dropped, and its request reads the item.
+    package func openKeptSecret() {
+        prefetch.open { sealed in try? file.openSealedSecret(sealed) }
     }
 
     package func secret(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretValue {
@@ -251,20 +258,23 @@ package final class KeychainCollection: SecretCollection {
     private static func skip(_ accessControl: Data?) -> AuthorizationOutcome { .skip }
 
     private func find(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
-        var stamp: KeychainChangeStamp?
-        return try find(skipped: &skipped, itemClass, filters, includeSecrets: false, stamp: &stamp)
+        try findKeepingSecretsSealed(skipped: &skipped, itemClass, filters, keepSecrets: false).map(\.item)
     }
 
-    private func find(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue], includeSecrets: Bool,
-                      stamp: inout KeychainChangeStamp?) throws(SecretCollectionError) -> [StoredItem] {
+    /// The items matching `filters`, each with its secret still sealed (when `keepSecrets`);
+    /// items that need the user are passed over and counted in `skipped`.
+    private func findKeepingSecretsSealed(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue],
+                                          keepSecrets: Bool = true) throws(SecretCollectionError) -> [(item: StoredItem, secret: SealedSecret?)] {
         var passedOver = 0
         defer { skipped += passedOver }
+        let query = ItemQuery(itemClass: itemClass, filters: filters)
+        let passOver: ItemAuthorizer = { _ in
+            passedOver += 1
+            return .skip
+        }
         do {
-            return try file.find(ItemQuery(itemClass: itemClass, filters: filters), identity: identity, limit: nil,
-                                 includeSecrets: includeSecrets, authorize: { _ in
-                                     passedOver += 1
-                                     return .skip
-                                 }, stamp: &stamp)
+            if keepSecrets { return try file.findKeepingSecretsSealed(query, identity: identity, authorize: passOver) }
+            return try file.find(query, identity: identity, limit: nil, includeSecrets: false, authorize: passOver).map { ($0, nil) }
         } catch where error.status == SecStatus.itemNotFound {
             return []
         } catch {

@@ -111,4 +111,12 @@ package protocol SecretCollection: AnyObject, Sendable {
     /// Unlocks with the keychain password; a wrong password throws `.failed`, a collection with
     /// no password is already unlocked.
     func unlock(password: String) throws(SecretCollectionError)
+    /// Opens a secret the last search kept sealed for the request that usually follows it. The
+    /// daemon calls this after the search's answer has been sent, so the answer never waits for
+    /// it; a collection that keeps nothing does nothing.
+    func openKeptSecret()
+}
+
+extension SecretCollection {
+    package func openKeptSecret() {}
 }

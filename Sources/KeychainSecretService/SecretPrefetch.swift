@@ -5,43 +5,79 @@ import Synchronization
 /// The secret of the one item a search found by its whole key, kept for the secret request that
 /// follows it (libsecret's lookup is `SearchItems`, then `GetSecrets` of what it found).
 ///
-/// It is handed out at most once, only for that item, and only while the keychain file's
-/// ``KeychainChangeStamp`` is the one it was read under: any write to the file from any process,
-/// any lock or unlock and any new keybag since then make it unusable, and the request reads the
-/// keychain as always. The next search replaces it, a lock of the collection drops it. Items whose
-/// access control needs the user are never kept (the search passes over them); neither are
-/// synchronizable ones, which the Secret Service does not serve.
+/// The search keeps the secret sealed (``SealedSecret``) and answers at once; the daemon opens
+/// it after the answer has gone out (``open(with:)``), while the client reads the answer and
+/// asks for the secret, so neither call waits for the secret's decryption. The opened secret is
+/// handed out at most once, only for that item, and only while the keychain file's
+/// ``KeychainChangeStamp`` is the one the search read it under: any write to the file from any
+/// process, any lock or unlock and any new keybag since then make it unusable, and the request
+/// reads the keychain as always. The next search replaces it, a lock of the collection drops it.
+/// Items whose access control needs the user are never kept (the search passes over them);
+/// neither are synchronizable ones, which the Secret Service does not serve.
 final class SecretPrefetch: Sendable {
     private struct Kept {
         let id: String
-        let secret: SecretValue
-        let stamp: KeychainChangeStamp
+        let contentType: String
+        /// Sealed until ``SecretPrefetch/open(with:)`` runs, then the secret.
+        var secret: Secret
+        var stamp: KeychainChangeStamp { secret.stamp }
+    }
+
+    private enum Secret {
+        case sealed(SealedSecret)
+        case opened(Data, KeychainChangeStamp)
+
+        var stamp: KeychainChangeStamp {
+            switch self {
+            case .sealed(let sealed): sealed.stamp
+            case .opened(_, let stamp): stamp
+            }
+        }
     }
 
     private let kept = Mutex<Kept?>(nil)
 
-    /// Keeps the secret of `items`' only item (whose record gives `contentType`) when the
+    /// Keeps the sealed secret of `items`' only item (whose record gives `contentType`) when the
     /// search's answer is exactly that item; otherwise forgets what it kept.
-    func keep(_ items: [StoredItem], contentType: String, matching records: [SecretItemRecord], stamp: KeychainChangeStamp?) {
-        guard let stamp, items.count == 1, let item = items.first, let secret = item.secret,
+    func keep(_ items: [(item: StoredItem, secret: SealedSecret?)], contentType: String, matching records: [SecretItemRecord]) {
+        guard items.count == 1, let (item, sealed) = items.first, let sealed,
               item.attributes[AttributeName.synchronizable]?.integerValue != 1,
               records.count == 1, records[0].id == KeychainCollection.id(of: item) else {
             forget()
             return
         }
-        kept.withLock { $0 = Kept(id: records[0].id, secret: SecretValue(bytes: secret, contentType: contentType), stamp: stamp) }
+        kept.withLock { $0 = Kept(id: records[0].id, contentType: contentType, secret: .sealed(sealed)) }
     }
 
-    /// The kept secret of `id` if the file's stamp now (`current`) is still the one it was read
-    /// under; it is forgotten either way once asked for.
+    /// Opens the kept secret, if one waits sealed, through `openSealed` (which gives nil when the
+    /// file changed since the search: the secret is then dropped).
+    func open(with openSealed: (SealedSecret) -> Data?) {
+        guard let (id, sealed) = kept.withLock({ kept -> (String, SealedSecret)? in
+            guard let held = kept, case .sealed(let sealed) = held.secret else { return nil }
+            return (held.id, sealed)
+        }) else { return }
+        let opened = openSealed(sealed)
+        kept.withLock { kept in
+            // Kept again only if no other search or request replaced or took it meanwhile.
+            guard let held = kept, held.id == id, case .sealed = held.secret else { return }
+            if let opened {
+                kept?.secret = .opened(opened, sealed.stamp)
+            } else {
+                kept = nil
+            }
+        }
+    }
+
+    /// The kept secret of `id` if it was opened and the file's stamp now (`current`) is still the
+    /// one it was read under; it is forgotten either way once asked for.
     func take(id: String, current: () -> KeychainChangeStamp?) -> SecretValue? {
         guard let candidate = kept.withLock({ kept -> Kept? in
             guard let held = kept, held.id == id else { return nil }
             kept = nil
             return held
-        }) else { return nil }
-        guard let now = current(), now == candidate.stamp else { return nil }
-        return candidate.secret
+        }), case .opened(let bytes, let stamp) = candidate.secret else { return nil }
+        guard let now = current(), now == stamp else { return nil }
+        return SecretValue(bytes: bytes, contentType: candidate.contentType)
     }
 
     func forget() {

@@ -67,6 +67,42 @@ import Testing
         }
     }
 
+    /// Work a handler leaves with `afterReplies` runs after its reply reached the caller, and
+    /// before the next call is handled; from outside the loop it runs at once.
+    @Test func workLeftForAfterTheReplyRunsOnceItIsOut() throws {
+        try withPrivateBus { bus in
+            let server = try bus.connect()
+            let gate = DispatchSemaphore(value: 0)
+            let events = Inbox<String>()
+            try server.serve(subtree: "/test") { call in
+                if call.member == "First" {
+                    server.afterReplies {
+                        // Held until the caller has the reply: were this run before the reply
+                        // was sent, the caller would see "work done" first.
+                        _ = gate.wait(timeout: .now() + 10)
+                        events.put("work done")
+                    }
+                } else {
+                    events.put("second call")
+                }
+                return .values([])
+            }
+            let running = Running(server)
+            defer { running.stop() }
+            let client = try bus.connect()
+            _ = try client.call(destination: server.uniqueName, path: "/test", interface: testInterface, member: "First", arguments: [])
+            events.put("first reply")
+            gate.signal()
+            _ = try client.call(destination: server.uniqueName, path: "/test", interface: testInterface, member: "Second", arguments: [])
+            #expect([events.next(), events.next(), events.next()] == ["first reply", "work done", "second call"])
+        }
+        let outside = Lock(false)
+        try withPrivateBus { bus in
+            try bus.connect().afterReplies { outside.withLock { $0 = true } }
+        }
+        #expect(outside.withLock { $0 })
+    }
+
     @Test func anErrorReplyIsThrownWithItsNameAndMessage() throws {
         try withPrivateBus { bus in
             let server = try bus.connect()

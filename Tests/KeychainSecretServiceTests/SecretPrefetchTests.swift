@@ -6,7 +6,8 @@ import Testing
 
 /// The secret a search by a password's whole key keeps for the secret request that follows it:
 /// handed out only while nothing changed, and read again after any change, from this collection,
-/// another connection to the file, a lock or a new password.
+/// another connection to the file, a lock or a new password. The daemon opens it after the
+/// search's reply (`openKeptSecret`), as these tests do after each search.
 @Suite struct SecretPrefetchTests {
     static let key = ["service": "svc", "username": "ann"]
     static func secret(_ text: String) -> SecretValue { SecretValue(bytes: Data(text.utf8)) }
@@ -22,6 +23,7 @@ import Testing
         let keychain = try TestKeychain()
         let (collection, id) = try Self.collection(keychain)
         #expect(try collection.search(Self.key).map(\.id) == [id])
+        collection.openKeptSecret()
         #expect(try collection.secret(id: id) == Self.secret("first"))
         // Handed out once; the next request reads the keychain and finds the same.
         #expect(try collection.secret(id: id) == Self.secret("first"))
@@ -32,6 +34,7 @@ import Testing
         let (collection, id) = try Self.collection(keychain)
         let other = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)
         #expect(try collection.search(Self.key).map(\.id) == [id])
+        collection.openKeptSecret()
         let query = ItemQuery(itemClass: .genericPassword, filters: [AttributeName.service: .string("svc"), AttributeName.account: .string("ann")])
         #expect(try other.update(query, changes: [:], secret: Data("second".utf8), identity: .unconfigured) == 1)
         #expect(try collection.secret(id: id).bytes == Data("second".utf8))
@@ -41,6 +44,7 @@ import Testing
         let keychain = try TestKeychain()
         let (collection, id) = try Self.collection(keychain)
         #expect(try collection.search(Self.key).map(\.id) == [id])
+        collection.openKeptSecret()
         try collection.setSecret(id: id, SecretValue(bytes: Data("second".utf8), contentType: "application/octet-stream"))
         #expect(try collection.secret(id: id) == SecretValue(bytes: Data("second".utf8), contentType: "application/octet-stream"))
     }
@@ -50,6 +54,7 @@ import Testing
         let (collection, id) = try Self.collection(keychain)
         let other = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)
         #expect(try collection.search(Self.key).map(\.id) == [id])
+        collection.openKeptSecret()
         try other.delete(ItemQuery(itemClass: .genericPassword, filters: [AttributeName.service: .string("svc")]), identity: .unconfigured)
         #expect(throws: SecretCollectionError.noSuchItem) { try collection.secret(id: id) }
     }
@@ -60,11 +65,13 @@ import Testing
         try keychain.file.setPassword("pw", currentPassword: nil)
         defer { keychain.file.forgetSharedUnlockState() }
         #expect(try collection.search(Self.key).map(\.id) == [id])
+        collection.openKeptSecret()
         // Locked behind the collection's back (as keychainctl lock-keychain would).
         keychain.file.lock()
         #expect(throws: SecretCollectionError.locked) { try collection.secret(id: id) }
         try collection.unlock(password: "pw")
         #expect(try collection.search(Self.key).map(\.id) == [id])
+        collection.openKeptSecret()
         try collection.lock()
         #expect(throws: SecretCollectionError.locked) { try collection.secret(id: id) }
     }
@@ -75,8 +82,32 @@ import Testing
         let otherID = try collection.create(label: "m", attributes: ["service": "svc", "username": "bob"], secret: Self.secret("bobs"),
                                             replace: true).item.id
         #expect(try collection.search(Self.key).map(\.id) == [id])
+        collection.openKeptSecret()
         #expect(try collection.secret(id: otherID) == Self.secret("bobs"))
         #expect(try collection.secret(id: id) == Self.secret("first"))
+    }
+
+    @Test func aSecretChangedBeforeItIsOpenedIsReadAgain() throws {
+        let keychain = try TestKeychain()
+        let (collection, id) = try Self.collection(keychain)
+        let other = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)
+        #expect(try collection.search(Self.key).map(\.id) == [id])
+        let query = ItemQuery(itemClass: .genericPassword, filters: [AttributeName.service: .string("svc"), AttributeName.account: .string("ann")])
+        #expect(try other.update(query, changes: [:], secret: Data("second".utf8), identity: .unconfigured) == 1)
+        collection.openKeptSecret()
+        #expect(try collection.secret(id: id).bytes == Data("second".utf8))
+    }
+
+    /// A request that comes before the kept secret was opened (a client that did not wait for
+    /// the search's answer) reads the keychain; the late opening then hands nothing out.
+    @Test func aRequestBeforeTheOpeningReadsTheKeychain() throws {
+        let keychain = try TestKeychain()
+        let (collection, id) = try Self.collection(keychain)
+        #expect(try collection.search(Self.key).map(\.id) == [id])
+        #expect(try collection.secret(id: id) == Self.secret("first"))
+        collection.openKeptSecret()
+        try collection.setSecret(id: id, Self.secret("second"))
+        #expect(try collection.secret(id: id) == Self.secret("second"))
     }
 }
 

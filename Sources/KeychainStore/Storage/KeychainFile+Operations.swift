@@ -95,6 +95,17 @@ extension KeychainFile {
 
     private func find(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool, authorize: ItemAuthorizer?,
                       stamp: inout KeychainChangeStamp?, recordingStamp: Bool) throws(KeychainStoreError) -> [StoredItem] {
+        try authorizedRows(query, identity: identity, limit: limit, includeSecrets: includeSecrets, authorize: authorize,
+                           stamp: &stamp, recordingStamp: recordingStamp).map {
+            StoredItem(itemClass: query.itemClass, persistentReference: $0.persistentReference,
+                       attributes: $0.attributes, secret: includeSecrets ? $0.secret : nil)
+        }
+    }
+
+    /// The rows behind ``find(_:identity:limit:includeSecrets:authorize:stamp:)``, with what
+    /// `authorize` refused left out.
+    func authorizedRows(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool, authorize: ItemAuthorizer?,
+                        stamp: inout KeychainChangeStamp?, recordingStamp: Bool) throws(KeychainStoreError) -> [MatchedRow] {
         var taken: KeychainChangeStamp?
         var rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
             if recordingStamp { taken = state.changeStamp }
@@ -111,10 +122,7 @@ extension KeychainFile {
             rows = Array(try KeychainFile.authorized(rows, table: ItemTable(query.itemClass), authorize: authorize,
                                                      skipped: &skipped).prefix(limit))
         }
-        return rows.map {
-            StoredItem(itemClass: query.itemClass, persistentReference: $0.persistentReference,
-                       attributes: $0.attributes, secret: includeSecrets ? $0.secret : nil)
-        }
+        return rows
     }
 
     /// Updates every item matching `query`, in one transaction; returns how many.
