@@ -107,7 +107,7 @@ extension KeychainFile {
     func authorizedRows(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, includeSecrets: Bool, authorize: ItemAuthorizer?,
                         stamp: inout KeychainChangeStamp?, recordingStamp: Bool) throws(KeychainStoreError) -> [MatchedRow] {
         var taken: KeychainChangeStamp?
-        var rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
+        var rows = try withReadState { state throws(KeychainStoreError) -> [MatchedRow] in
             if recordingStamp { taken = state.changeStamp }
             return try state.matchingRows(query, identity: identity, limit: limit, openSecrets: includeSecrets)
         }
@@ -116,7 +116,7 @@ extension KeychainFile {
         rows = try KeychainFile.authorized(rows, table: ItemTable(query.itemClass), authorize: authorize, skipped: &skipped)
         if skipped > 0, let limit, rows.count < limit {
             // Skipped items must not use up the limit: read again without it.
-            rows = try withState { state throws(KeychainStoreError) -> [MatchedRow] in
+            rows = try withReadState { state throws(KeychainStoreError) -> [MatchedRow] in
                 try state.matchingRows(query, identity: identity, limit: nil, openSecrets: includeSecrets)
             }
             rows = Array(try KeychainFile.authorized(rows, table: ItemTable(query.itemClass), authorize: authorize,
