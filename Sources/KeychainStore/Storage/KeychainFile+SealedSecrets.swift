@@ -1,4 +1,8 @@
+#if canImport(FoundationEssentials)
+package import FoundationEssentials
+#else
 package import Foundation
+#endif
 
 /// The secret of an item a search found, still sealed: what a caller keeps when it expects to be
 /// asked for that secret soon but need not answer with it now.
