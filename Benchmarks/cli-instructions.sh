@@ -4,7 +4,8 @@
 # SQLite), on a keychain of one item: the noise-free yardstick for the start-up rows of
 # BENCHMARKS.md section 4, as instructions.sh is for SecItemAdd.
 #
-#   Benchmarks/cli-instructions.sh [KEYCHAINCTL...]   default: .build/release/keychainctl
+#   Benchmarks/cli-instructions.sh [KEYCHAINCTL...]   default: the installed front, built by
+#                                                     scripts/build-front.sh (.build/front)
 #
 # keychainctl is a small front that serves `find … -w` and `add` itself and execs
 # keychainctl-full, beside it, for everything else (docs/design-notes.md); the full program is
@@ -13,13 +14,13 @@
 # and through swift-argument-parser (KEYCHAINCTL_PARSER=full); `--version`. Callgrind loses the
 # instructions before an exec (valgrind starts the new program afresh), so a handed-on line
 # counts keychainctl-full only, and "front until the exec" (the front alone, whose exec fails)
-# is what to add to it. Build what you compare first, e.g.
-# `swift build -c release --static-swift-stdlib --product keychainctl`, then the same for
-# keychainctl-full (what scripts/install.sh installs), or without the flag (dynamic).
+# is what to add to it. Build what you compare first: scripts/build-front.sh and
+# `swift build -c release --static-swift-stdlib --product keychainctl-full` (what
+# scripts/install.sh installs), or other builds of the front, given as arguments.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 command -v valgrind > /dev/null || { echo "cli-instructions.sh: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-[ $# -gt 0 ] || set -- "$ROOT/.build/release/keychainctl"
+[ $# -gt 0 ] || set -- "$ROOT/.build/front/release/keychainctl"
 WORK=$(mktemp -d /dev/shm/cli-instructions.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 export SWIFT_KEYCHAIN_PATH=$WORK/k.keychain-db SWIFT_KEYCHAIN_DEVICE_KEY_FILE=$WORK/device-key
@@ -37,6 +38,8 @@ for ctl in "$@"; do
   rm -rf "$WORK/bin" "$WORK/lone" && mkdir -p "$WORK/bin" "$WORK/lone"
   strip --strip-debug -o "$WORK/bin/keychainctl" "$ctl"
   full="$(dirname "$ctl")/keychainctl-full"
+  # The installed front's full program is the release build's.
+  [ -x "$full" ] || [ "$ctl" != "$ROOT/.build/front/release/keychainctl" ] || full="$ROOT/.build/release/keychainctl-full"
   [ ! -x "$full" ] || strip --strip-debug -o "$WORK/bin/keychainctl-full" "$full"
   cp "$WORK/bin/keychainctl" "$WORK/lone/keychainctl"
   rm -f "$SWIFT_KEYCHAIN_PATH"* "$SWIFT_KEYCHAIN_DEVICE_KEY_FILE"

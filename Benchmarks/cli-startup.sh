@@ -5,7 +5,8 @@
 # --version, at 1,000 and 100,000 items, commands interleaved round by round; medians, p90 and
 # the ratios of the medians. Only these rows: a few minutes, not the whole Benchmarks/run.sh.
 #   Benchmarks/cli-startup.sh                 build keychainctl as scripts/install.sh does
-#                                             (release, --static-swift-stdlib) and measure it
+#                                             (the front fully static: scripts/build-front.sh;
+#                                             keychainctl-full --static-swift-stdlib), measure it
 #   --ctl PATH                                measure that keychainctl instead (no build)
 #   --sizes 1000,100000  --rounds 200         what to run (the defaults)
 #   --quick                                   1,000 items, 40 rounds (a check that it runs)
@@ -44,12 +45,15 @@ if [ "$INSTALL" = 1 ]; then
 fi
 
 if [ -z "$CTL" ]; then
-  say "building keychainctl as scripts/install.sh does (release, --static-swift-stdlib)"
-  # keychainctl is the front; keychainctl-full, beside it, runs what it does not serve.
-  for product in keychainctl keychainctl-full; do
-    (cd "$ROOT" && swift build -c release --static-swift-stdlib --product "$product" 2>&1 | grep -E "error|Build of product" | tail -3 >&2)
-  done
-  CTL="$ROOT/.build/release/keychainctl"
+  say "building keychainctl as scripts/install.sh does (the front fully static, keychainctl-full with --static-swift-stdlib)"
+  # keychainctl is the front; keychainctl-full, beside it, runs what it does not serve: the two
+  # are put side by side in a folder of their own, as installed.
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -3 >&2)
+  FRONT=$("$ROOT/scripts/build-front.sh" 2> >(grep -E "error|Build of product" | tail -3 >&2))
+  INSTALLED=$(mktemp -d /var/tmp/cli-startup-bin.XXXXXX)
+  cp "$FRONT" "$INSTALLED/keychainctl"
+  ln -s "$ROOT/.build/release/keychainctl-full" "$INSTALLED/keychainctl-full"
+  CTL="$INSTALLED/keychainctl"
 fi
 say "building keychain-bench (release), which fills our keychain"
 rm -f "$HERE"/.build/*/release/description.json
@@ -60,4 +64,5 @@ BENCH=$HERE/.build/release/keychain-bench
 if [ "$QUICK" = 1 ]; then OUT=$(mktemp /var/tmp/cli-startup.XXXXXX.json); else mkdir -p "$HERE/results"; OUT=$HERE/results/cli-startup.json; fi
 say "measuring sizes $SIZES, $ROUNDS rounds each"
 /usr/bin/python3 "$HERE/peers/cli_startup.py" --keychainctl "$CTL" --bench "$BENCH" --out "$OUT" --sizes "$SIZES" --rounds "$ROUNDS"
+[ -z "${INSTALLED:-}" ] || rm -rf "$INSTALLED"
 say "done in $((SECONDS - START)) s: $OUT"

@@ -67,16 +67,26 @@ if $build; then
     if [ -d Sources/keychain-pam-helper ]; then
         swift build -c release --static-swift-stdlib --product keychain-pam-helper
     fi
+    # keychainctl itself, the front, fully static and in a scratch folder of its own.
+    scripts/build-front.sh > /dev/null
     echo "build-deb.sh: release build took $(( $(date +%s) - start )) s"
 fi
+# Where each program was built: the front comes from scripts/build-front.sh's folder.
+front="$root/.build/front/release/keychainctl"
+built() { if [ "$1" = keychainctl ]; then echo "$front"; else echo "$bin/$1"; fi; }
 for product in "${products[@]}" generate-manual; do
-    [ -x "$bin/$product" ] || { echo "build-deb.sh: $bin/$product is not built" >&2; exit 1; }
+    [ -x "$(built "$product")" ] || { echo "build-deb.sh: $(built "$product") is not built" >&2; exit 1; }
 done
 
 # Nothing may come from the Swift toolchain: every library must resolve, and none to a Swift one.
 checked=("${products[@]}")
 [ ! -x "$bin/keychain-pam-helper" ] || checked+=(keychain-pam-helper)
+# The front loads no library at all.
+if readelf -d "$front" | grep -q NEEDED; then
+    echo "build-deb.sh: keychainctl (the front) is not fully static:" >&2; readelf -d "$front" | grep NEEDED >&2; exit 1
+fi
 for product in "${checked[@]}"; do
+    [ "$product" != keychainctl ] || continue
     libraries=$(ldd "$bin/$product")
     if grep -q 'not found' <<< "$libraries"; then
         echo "build-deb.sh: $product needs a library that is not found:" >&2; grep 'not found' <<< "$libraries" >&2; exit 1
@@ -92,7 +102,7 @@ chmod 0755 "$stage"
 put() { install -D -m "$1" "$2" "$stage$3"; }
 
 for product in "${products[@]}"; do
-    install -D -m 0755 -s "$bin/$product" "$stage/usr/bin/$product"
+    install -D -m 0755 -s "$(built "$product")" "$stage/usr/bin/$product"
 done
 
 # Manual pages, from the same binaries the package ships.

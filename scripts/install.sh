@@ -4,8 +4,9 @@
 #   scripts/install.sh [--prefix DIR] [--debug] [--no-build]
 #   scripts/install.sh --uninstall [--prefix DIR]
 #
-# Builds in release mode (the Swift runtime and Foundation linked in: --static-swift-stdlib) and
-# installs, under DIR (default ~/.local):
+# Builds in release mode (the Swift runtime and Foundation linked in: --static-swift-stdlib; the
+# front, bin/keychainctl, fully static: scripts/build-front.sh) and installs, under DIR (default
+# ~/.local):
 #   bin/keychainctl (the front) and bin/keychainctl-full (the program it hands most commands to), bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
 #       (stripped)
 #   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
@@ -22,7 +23,8 @@
 # enabled: see docs/secret-service.md for keychaind.
 #
 # --debug (or SWIFT_KEYCHAIN_INSTALL_BUILD=debug) builds and installs the debug configuration,
-# for tests. --no-build installs what `swift build` already built in that configuration (and a
+# for tests. --no-build installs what `swift build` (and, for release, scripts/build-front.sh)
+# already built in that configuration (and a
 # manual page only if the plugin generated one before): it runs no SwiftPM command, so it works
 # while another one (such as `swift test`) holds the build folder.
 set -euo pipefail
@@ -96,6 +98,8 @@ if $build; then
         for product in "${products[@]}" keychain-pam-helper generate-manual; do
             swift build -c release --static-swift-stdlib --product "$product"
         done
+        # keychainctl itself, the front, fully static and in a scratch folder of its own.
+        front="$(scripts/build-front.sh)"
         manuals="$(mktemp -d)"
         for program in keychainctl keychaind; do
             "$root/.build/release/generate-manual" "$root/.build/release/$program" --output-directory "$manuals" >/dev/null \
@@ -111,9 +115,13 @@ if $build; then
     fi
 fi
 bin="$root/.build/$configuration"
+# Where each program was built: the release front comes from scripts/build-front.sh's folder.
+front="${front:-}"
+if [ "$configuration" = release ] && [ -z "$front" ]; then front="$root/.build/front/release/keychainctl"; fi
+built() { if [ "$1" = keychainctl ] && [ -n "$front" ]; then echo "$front"; else echo "$bin/$1"; fi; }
 for product in "${products[@]}" keychain-pam-helper; do
-    if [ ! -x "$bin/$product" ]; then
-        echo "install.sh: $bin/$product is not built" >&2
+    if [ ! -x "$(built "$product")" ]; then
+        echo "install.sh: $(built "$product") is not built" >&2
         exit 1
     fi
 done
@@ -151,7 +159,7 @@ put_output() {
 }
 
 for product in "${products[@]}"; do
-    put_file 0755 "$prefix/bin/$product" "$bin/$product" -s
+    put_file 0755 "$prefix/bin/$product" "$(built "$product")" -s
 done
 
 # The PAM module and the helper it runs as the user logging in (docs/pam.md). The module names

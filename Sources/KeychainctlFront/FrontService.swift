@@ -31,6 +31,10 @@ enum FrontService {
         // Read once: the environment dictionary is rebuilt from `environ` on every read of
         // ProcessInfo's, a noticeable share of a process this short (BENCHMARKS.md section 4).
         let environment = ProcessInfo.processInfo.environment
+        // The installed front is a fully static program (scripts/build-front.sh), whose C library
+        // reaches the user database only through shared modules of its own version: without
+        // HOME, finding the home folder is left to keychainctl-full.
+        guard let home = environment["HOME"], !home.isEmpty else { return nil }
         let keychain = KeychainPaths.defaultKeychain(environment: environment)
         do {
             // create: false for both, so that making the default keychain and its device key

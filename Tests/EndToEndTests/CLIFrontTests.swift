@@ -167,6 +167,19 @@ import Testing
         }
     }
 
+    @Test("Without HOME the front hands on: the home folder is keychainctl-full's to find (the installed front is fully static)")
+    func noHomeHandsOn() throws {
+        let (sandbox, _) = try Self.seeded()
+        let lone = try Self.loneFront(in: sandbox)
+        let arguments = ["find-generic-password", "-s", "web", "-a", "alice", "-w"]
+        #expect(try sandbox.run(arguments, executable: lone).stdout == "alice-pw\n")
+        let result = try sandbox.run(arguments, environment: ["HOME": ""], executable: lone)
+        #expect(result.status == 1 && result.stderr.contains("cannot run"), "\(result)")
+        // Through the front and keychainctl-full, the answer is unchanged (XDG_DATA_HOME and
+        // XDG_CONFIG_HOME still name the keychain and its device key).
+        #expect(try sandbox.run(arguments, environment: ["HOME": ""]).stdout == "alice-pw\n")
+    }
+
     @Test("No default keychain yet: the front hands on, and keychainctl-full creates it")
     func missingDefaultKeychain() throws {
         let sandbox = try CLISandbox()
