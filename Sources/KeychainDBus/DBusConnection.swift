@@ -184,8 +184,6 @@ package final class DBusConnection: Sendable {
         try send(message)
     }
 
-    /// Called with the unique name of every peer that leaves the bus (NameOwnerChanged with an
-    /// empty new owner). The first registration adds the match rule, blocking until the bus has it.
     /// Runs `work` once the answer to the call being handled now has been sent: a handler calls
     /// this for work its caller does not wait for. On the loop's thread (inside a handler) the
     /// work runs after the loop has dispatched what it read and written every queued reply,
@@ -198,6 +196,8 @@ package final class DBusConnection: Sendable {
         loop.afterReplies.withLock { $0.append(work) }
     }
 
+    /// Called with the unique name of every peer that leaves the bus (NameOwnerChanged with an
+    /// empty new owner). The first registration adds the match rule, blocking until the bus has it.
     package func onPeerDisconnected(_ handler: @escaping @Sendable (String) -> Void) {
         let first = loop.state.withLock { state in
             state.peerHandlers.append(handler)

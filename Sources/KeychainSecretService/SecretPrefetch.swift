@@ -20,19 +20,12 @@ final class SecretPrefetch: Sendable {
         let contentType: String
         /// Sealed until ``SecretPrefetch/open(with:)`` runs, then the secret.
         var secret: Secret
-        var stamp: KeychainChangeStamp { secret.stamp }
     }
 
     private enum Secret {
         case sealed(SealedSecret)
+        /// The secret and the stamp of the file it was read from.
         case opened(Data, KeychainChangeStamp)
-
-        var stamp: KeychainChangeStamp {
-            switch self {
-            case .sealed(let sealed): sealed.stamp
-            case .opened(_, let stamp): stamp
-            }
-        }
     }
 
     private let kept = Mutex<Kept?>(nil)
