@@ -111,7 +111,8 @@ let package = Package(
             swiftSettings: strict
         ),
         // The hand reader of the per-credential command lines and what its output needs, shared
-        // by keychainctl-full and the front: no Foundation, no swift-argument-parser.
+        // by keychainctl-full and the front (the credential helpers use its unbuffered writer): no
+        // Foundation, no swift-argument-parser.
         .target(name: "KeychainctlCommandLine", swiftSettings: strict),
         .executableTarget(
             name: "KeychainctlFront",
@@ -151,7 +152,8 @@ let package = Package(
         ),
         // git's and docker's credential helpers over internet passwords, through the SecItem API
         // only (docs/credential-helpers.md); the library holds both, the executables call it.
-        .target(name: "KeychainCredentialHelpers", dependencies: ["KeychainServices", "CKeychainSystem"], swiftSettings: strict),
+        .target(name: "KeychainCredentialHelpers", dependencies: ["KeychainServices", "CKeychainSystem", "KeychainctlCommandLine"],
+                swiftSettings: strict),
         .executableTarget(name: "git-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
         .executableTarget(name: "docker-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
         // What pam_keychain.so (pam/, built by scripts/build-pam-module.sh) runs as the user logging

@@ -1,3 +1,4 @@
+import KeychainctlCommandLine
 import CKeychainSystem
 #if canImport(Glibc)
 import Glibc
@@ -55,34 +56,14 @@ package enum HelperIO {
         }
     }
 
-    package static func out(_ bytes: [UInt8]) { write(STDOUT_FILENO, bytes) }
-    package static func out(_ text: String) { write(STDOUT_FILENO, Array(text.utf8)) }
-    package static func err(_ text: String) { write(STDERR_FILENO, Array(text.utf8)) }
+    package static func out(_ bytes: [UInt8]) { DescriptorOutput.write(STDOUT_FILENO, bytes) }
+    package static func out(_ text: String) { DescriptorOutput.write(STDOUT_FILENO, Array(text.utf8)) }
+    package static func err(_ text: String) { DescriptorOutput.write(STDERR_FILENO, Array(text.utf8)) }
 
     /// The name the helper was run as (the basename of argv[0]).
     package static func programName(default name: String) -> String {
         guard let path = CommandLine.arguments.first, let last = path.split(separator: "/").last else { return name }
         return String(last)
-    }
-
-    static func write(_ fd: Int32, _ bytes: [UInt8]) {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { buffer in
-                #if canImport(Glibc)
-                Glibc.write(fd, buffer.baseAddress, buffer.count)
-                #elseif canImport(Musl)
-                Musl.write(fd, buffer.baseAddress, buffer.count)
-                #else
-                Darwin.write(fd, buffer.baseAddress, buffer.count)
-                #endif
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                return  // a closed pipe: the reader has gone, nothing useful is left to do
-            }
-            offset += written
-        }
     }
 
     /// Overwrites `bytes` in place (when its storage is not shared) and empties it.

@@ -6,8 +6,9 @@ import Musl
 import Darwin
 #endif
 
-/// Unbuffered writes of whole byte buffers to a file descriptor, shared by keychainctl's front and
-/// keychainctl-full's Console, so that both order their output the same way.
+/// Unbuffered writes of whole byte buffers to a file descriptor, shared by keychainctl's front,
+/// keychainctl-full's Console and the credential helpers: no library buffer ever holds what they
+/// write (a secret, often), and the front and the full program order their output the same way.
 package enum DescriptorOutput {
     /// Writes all of `bytes`, retrying after a signal; a closed pipe ends the write quietly (the
     /// reader has gone, nothing useful is left to do with the output).

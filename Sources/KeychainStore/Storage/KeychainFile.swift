@@ -91,11 +91,7 @@ public final class KeychainFile: Sendable {
     /// Runs `body` with the engine's state, after bringing the lock state up to date with what
     /// other processes did (an unlock or lock elsewhere, an expired idle timeout).
     func withState<T>(_ body: (State) throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
-        try state.withLock { state throws(KeychainStoreError) -> T in
-            defer {
-                state.db.resetAll()
-                state.forgetSharedKeys()
-            }
+        try withLockedState { state throws(KeychainStoreError) -> T in
             try state.refreshLockState()
             return try body(state)
         }
@@ -105,15 +101,23 @@ public final class KeychainFile: Sendable {
     /// read transaction, so they see one snapshot of the file and take SQLite's WAL read lock
     /// once (two `fcntl` calls a lookup fewer, about a microsecond here). `body` must not write.
     func withReadState<T: Sendable>(_ body: (State) throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
+        try withLockedState { state throws(KeychainStoreError) -> T in
+            try state.db.transaction(write: false) { () throws(KeychainStoreError) -> T in
+                try state.refreshLockState()
+                return try body(state)
+            }
+        }
+    }
+
+    /// `body` under the state's lock; every statement is reset and keys read from the shared
+    /// unlock state are forgotten afterwards, whatever `body` did.
+    private func withLockedState<T>(_ body: (State) throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
         try state.withLock { state throws(KeychainStoreError) -> T in
             defer {
                 state.db.resetAll()
                 state.forgetSharedKeys()
             }
-            return try state.db.transaction(write: false) { () throws(KeychainStoreError) -> T in
-                try state.refreshLockState()
-                return try body(state)
-            }
+            return try body(state)
         }
     }
 
