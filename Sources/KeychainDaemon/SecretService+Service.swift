@@ -102,8 +102,12 @@ extension SecretService {
             }
         }
         // A found password's secret, kept sealed by the search, is opened while the client
-        // reads this answer and asks for it.
-        connection.afterReplies { for (_, collection) in collections { collection.openKeptSecret() } }
+        // reads this answer and asks for it; the request for it is then expected at once.
+        connection.afterReplies { [connection] in
+            var secretWaits = false
+            for (_, collection) in collections where collection.openKeptSecret() { secretWaits = true }
+            if secretWaits { connection.expectFollowUp() }
+        }
         return .objectPathLists(unlocked, locked)
     }
 

@@ -128,7 +128,8 @@ package final class KeychainCollection: SecretCollection {
 
     /// Opens the secret the last search kept sealed (see ``SecretPrefetch``); a secret that
     /// does not open (the file changed, or damage) is dropped, and its request reads the item.
-    package func openKeptSecret() {
+    @discardableResult
+    package func openKeptSecret() -> Bool {
         prefetch.open { sealed in try? file.openSealedSecret(sealed) }
     }
 

@@ -113,10 +113,13 @@ package protocol SecretCollection: AnyObject, Sendable {
     func unlock(password: String) throws(SecretCollectionError)
     /// Opens a secret the last search kept sealed for the request that usually follows it. The
     /// daemon calls this after the search's answer has been sent, so the answer never waits for
-    /// it; a collection that keeps nothing does nothing.
-    func openKeptSecret()
+    /// it; a collection that keeps nothing does nothing. Returns whether an opened secret now
+    /// waits for its request (the daemon then expects that request at once).
+    @discardableResult
+    func openKeptSecret() -> Bool
 }
 
 extension SecretCollection {
-    package func openKeptSecret() {}
+    @discardableResult
+    package func openKeptSecret() -> Bool { false }
 }

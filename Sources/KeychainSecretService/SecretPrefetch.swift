@@ -43,20 +43,24 @@ final class SecretPrefetch: Sendable {
     }
 
     /// Opens the kept secret, if one waits sealed, through `openSealed` (which gives nil when the
-    /// file changed since the search: the secret is then dropped).
-    func open(with openSealed: (SealedSecret) -> Data?) {
+    /// file changed since the search: the secret is then dropped). Returns whether an opened
+    /// secret now waits for its request.
+    @discardableResult
+    func open(with openSealed: (SealedSecret) -> Data?) -> Bool {
         guard let (id, sealed) = kept.withLock({ kept -> (String, SealedSecret)? in
             guard let held = kept, case .sealed(let sealed) = held.secret else { return nil }
             return (held.id, sealed)
-        }) else { return }
+        }) else { return false }
         let opened = openSealed(sealed)
-        kept.withLock { kept in
+        return kept.withLock { kept in
             // Kept again only if no other search or request replaced or took it meanwhile.
-            guard let held = kept, held.id == id, case .sealed = held.secret else { return }
+            guard let held = kept, held.id == id, case .sealed = held.secret else { return false }
             if let opened {
                 kept?.secret = .opened(opened, sealed.stamp)
+                return true
             } else {
                 kept = nil
+                return false
             }
         }
     }

@@ -103,6 +103,37 @@ import Testing
         #expect(outside.withLock { $0 })
     }
 
+    /// A handler that expects the caller back at once (`expectFollowUp`) changes nothing the
+    /// caller sees: the call that follows is answered, so is one that comes after the loop
+    /// stopped watching and slept, and the loop still stops when asked while watching.
+    @Test func callsAfterAnExpectedFollowUpAreAnsweredEarlyOrLate() throws {
+        try withPrivateBus { bus in
+            let server = try bus.connect()
+            let handled = Inbox<String>()
+            try server.serve(subtree: "/test") { call in
+                if call.member == "Search" {
+                    server.afterReplies { server.expectFollowUp() }
+                }
+                handled.put(call.member)
+                return .values([.string(call.member)])
+            }
+            let running = Running(server)
+            let client = try bus.connect()
+            func call(_ member: String) throws -> [DBusValue] {
+                try client.call(destination: server.uniqueName, path: "/test", interface: testInterface, member: member, arguments: [])
+            }
+            #expect(try call("Search") == [.string("Search")])
+            #expect(try call("Fetch") == [.string("Fetch")])
+            #expect(try call("Search") == [.string("Search")])
+            // Well past the window: the loop has gone back to sleep and wakes for this call.
+            Thread.sleep(forTimeInterval: 20 * Double(DBusConnection.followUpWindow.components.attoseconds) / 1e18)
+            #expect(try call("Fetch") == [.string("Fetch")])
+            #expect(try call("Search") == [.string("Search")])
+            running.stop()
+            #expect([handled.next(), handled.next(), handled.next(), handled.next(), handled.next()] == ["Search", "Fetch", "Search", "Fetch", "Search"])
+        }
+    }
+
     @Test func anErrorReplyIsThrownWithItsNameAndMessage() throws {
         try withPrivateBus { bus in
             let server = try bus.connect()

@@ -29,6 +29,27 @@ import Testing
         #expect(try collection.secret(id: id) == Self.secret("first"))
     }
 
+    /// What the daemon learns from `openKeptSecret`: whether a secret now waits for its request
+    /// (the daemon then expects that request at once).
+    @Test func openingSaysWhetherASecretNowWaits() throws {
+        let keychain = try TestKeychain()
+        let (collection, id) = try Self.collection(keychain)
+        #expect(!collection.openKeptSecret())                       // nothing searched yet
+        #expect(try collection.search(Self.key).map(\.id) == [id])
+        #expect(collection.openKeptSecret())
+        #expect(!collection.openKeptSecret())                       // already opened
+        // A search that names only the service keeps nothing.
+        #expect(try collection.search(["service": "svc"]).map(\.id) == [id])
+        #expect(!collection.openKeptSecret())
+        // Changed by another connection between the search and the opening: dropped.
+        let other = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey, create: false)
+        #expect(try collection.search(Self.key).map(\.id) == [id])
+        let query = ItemQuery(itemClass: .genericPassword, filters: [AttributeName.service: .string("svc"), AttributeName.account: .string("ann")])
+        #expect(try other.update(query, changes: [:], secret: Data("second".utf8), identity: .unconfigured) == 1)
+        #expect(!collection.openKeptSecret())
+        #expect(try collection.secret(id: id).bytes == Data("second".utf8))
+    }
+
     @Test func aSecretChangedByAnotherConnectionIsReadAgain() throws {
         let keychain = try TestKeychain()
         let (collection, id) = try Self.collection(keychain)
