@@ -155,12 +155,19 @@ import Testing
         }
     }
 
-    @Test("KEYCHAINCTL_FRONT=off and KEYCHAINCTL_PARSER hand even a served command line on")
-    func switchesHandOn() throws {
-        let (sandbox, _) = try Self.seeded()
-        let lone = try Self.loneFront(in: sandbox)
+    /// A seeded sandbox, the front alone in a folder, and a lookup it answers by itself there
+    /// (checked): what the hand-on tests change one thing of, to see the front hand it on.
+    static func loneFrontServingALookup() throws -> (CLISandbox, URL, [String]) {
+        let (sandbox, _) = try seeded()
+        let lone = try loneFront(in: sandbox)
         let arguments = ["find-generic-password", "-s", "web", "-a", "alice", "-w"]
         #expect(try sandbox.run(arguments, executable: lone).stdout == "alice-pw\n")
+        return (sandbox, lone, arguments)
+    }
+
+    @Test("KEYCHAINCTL_FRONT=off and KEYCHAINCTL_PARSER hand even a served command line on")
+    func switchesHandOn() throws {
+        let (sandbox, lone, arguments) = try Self.loneFrontServingALookup()
         for environment in [["KEYCHAINCTL_FRONT": "off"], ["KEYCHAINCTL_PARSER": "full"], ["KEYCHAINCTL_PARSER": "quick-only"]] {
             let result = try sandbox.run(arguments, environment: environment, executable: lone)
             #expect(result.status == 1 && result.stderr.contains("cannot run"), "\(environment): \(result)")
@@ -169,10 +176,7 @@ import Testing
 
     @Test("Without HOME the front hands on: the home folder is keychainctl-full's to find (the installed front is fully static)")
     func noHomeHandsOn() throws {
-        let (sandbox, _) = try Self.seeded()
-        let lone = try Self.loneFront(in: sandbox)
-        let arguments = ["find-generic-password", "-s", "web", "-a", "alice", "-w"]
-        #expect(try sandbox.run(arguments, executable: lone).stdout == "alice-pw\n")
+        let (sandbox, lone, arguments) = try Self.loneFrontServingALookup()
         let result = try sandbox.run(arguments, environment: ["HOME": ""], executable: lone)
         #expect(result.status == 1 && result.stderr.contains("cannot run"), "\(result)")
         // Through the front and keychainctl-full, the answer is unchanged (XDG_DATA_HOME and
