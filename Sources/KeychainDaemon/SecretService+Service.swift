@@ -105,7 +105,9 @@ extension SecretService {
         // reads this answer and asks for it; the request for it is then expected at once.
         connection.afterReplies { [connection] in
             var secretWaits = false
-            for (_, collection) in collections where collection.openKeptSecret() { secretWaits = true }
+            for (_, collection) in collections {
+                if collection.openKeptSecret() { secretWaits = true }
+            }
             if secretWaits { connection.expectFollowUp() }
         }
         return .objectPathLists(unlocked, locked)
