@@ -31,6 +31,10 @@ final class Loop: Sendable {
     let afterReplies = Lock<[@Sendable () -> Void]>([])
     /// Set by ``DBusConnection/expectFollowUp()``, taken by the loop after the replies are out.
     let followUpExpected = Atomic<Bool>(false)
+    /// Whether ``DBusConnection/expectFollowUp()`` is heeded (``DBusConnection/watchesForFollowUps``).
+    let followUpWatchEnabled = Atomic<Bool>(true)
+    /// How many times the loop has watched for an expected call.
+    let followUpWatches = Atomic<Int>(0)
 
     init() throws {
         var fds: [Int32] = [-1, -1]
@@ -44,8 +48,8 @@ final class Loop: Sendable {
     }
 
     deinit {
-        _ = Glibc.close(wakeFD)
-        _ = Glibc.close(wakeWriteFD)
+        closeDescriptor(wakeFD)
+        closeDescriptor(wakeWriteFD)
     }
 
     /// libdbus's callbacks: it calls them when a message arrives or waits to be sent. On the
@@ -113,4 +117,13 @@ final class Subtree: Sendable {
 
 func loopOf(_ data: UnsafeMutableRawPointer?) -> Loop {
     Unmanaged<Loop>.fromOpaque(data!).takeUnretainedValue()
+}
+
+/// close(2), named apart from the connection's own close().
+private func closeDescriptor(_ fd: Int32) {
+#if canImport(Glibc)
+    _ = Glibc.close(fd)
+#elseif canImport(Musl)
+    _ = Musl.close(fd)
+#endif
 }

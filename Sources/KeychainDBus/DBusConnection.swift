@@ -202,11 +202,23 @@ package final class DBusConnection: Sendable {
     /// (yielding the processor between looks, so it takes no time another process wants), and
     /// reads that request without the wake-up a sleeping process pays. Only on a machine with
     /// more than one processor, and only from the loop's own thread (a handler or work it left
-    /// for after its reply); elsewhere it does nothing.
+    /// for after its reply), and while ``watchesForFollowUps`` is on; elsewhere it does nothing.
     package func expectFollowUp() {
-        guard Self.watchingPays, loop.loopThread.load(ordering: .acquiring) == UInt(pthread_self()) else { return }
+        guard Self.watchingPays, watchesForFollowUps,
+              loop.loopThread.load(ordering: .acquiring) == UInt(pthread_self()) else { return }
         loop.followUpExpected.store(true, ordering: .relaxed)
     }
+
+    /// Whether ``expectFollowUp()`` is heeded: on by default. Off, the loop always sleeps in
+    /// poll() between calls, and a lookup's second request pays the wake-up; that spares the
+    /// up to ``followUpWindow`` of processor time each expected call may cost.
+    package var watchesForFollowUps: Bool {
+        get { loop.followUpWatchEnabled.load(ordering: .relaxed) }
+        set { loop.followUpWatchEnabled.store(newValue, ordering: .relaxed) }
+    }
+
+    /// How many times the loop has watched for an expected call since the connection opened.
+    package var followUpWatchCount: Int { loop.followUpWatches.load(ordering: .relaxed) }
 
     /// How long the loop watches for an expected call before it sleeps: longer than a client
     /// takes to read a search's answer and ask for the secret (with libsecret here, 0.25–0.33 ms
@@ -341,6 +353,7 @@ package final class DBusConnection: Sendable {
     /// Polls without sleeping until `fds` have something or ``followUpWindow`` has passed,
     /// yielding the processor between polls (see ``expectFollowUp()``).
     private func watchForFollowUp(_ fds: inout [pollfd]) {
+        loop.followUpWatches.add(1, ordering: .relaxed)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.followUpWindow)
         repeat {

@@ -31,6 +31,10 @@ struct Keychaind: ParsableCommand {
           help: "Keep the login keychain in step with its sync group, if it joined one, by running keychain-sync watch (docs/sync.md).")
     var sync = true
 
+    @Flag(inversion: .prefixedNo,
+          help: "After a search that found a secret, watch the bus for up to half a millisecond without sleeping for the request that reads it (quicker lookups on a machine with more than one processor; --no-follow-up-watch saves that processor time).")
+    var followUpWatch = true
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -82,6 +86,7 @@ struct Keychaind: ParsableCommand {
             logger.critical("no session bus: is DBUS_SESSION_BUS_ADDRESS set?", metadata: ["error": "\(error)"])
             throw ExitCode(1)
         }
+        connection.watchesForFollowUps = followUpWatch
         let service = SecretService(
             connection: connection,
             collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: "Login")),

@@ -134,6 +134,36 @@ import Testing
         }
     }
 
+    /// The loop watches after a call that expects a follow-up (on a machine with more than one
+    /// processor), and not once the watch is turned off; calls are answered either way.
+    @Test func theFollowUpWatchCanBeTurnedOff() throws {
+        try withPrivateBus { bus in
+            let server = try bus.connect()
+            try server.serve(subtree: "/test") { call in
+                if call.member == "Search" { server.afterReplies { server.expectFollowUp() } }
+                return .values([.string(call.member)])
+            }
+            let running = Running(server)
+            defer { running.stop() }
+            let client = try bus.connect()
+            func lookup() throws {
+                for member in ["Search", "Fetch"] {
+                    #expect(try client.call(destination: server.uniqueName, path: "/test", interface: testInterface,
+                                            member: member, arguments: []) == [.string(member)])
+                }
+            }
+            #expect(server.watchesForFollowUps)
+            try lookup()
+            try lookup()
+            let watched = server.followUpWatchCount
+            #expect(ProcessInfo.processInfo.activeProcessorCount > 1 ? watched >= 1 : watched == 0)
+            server.watchesForFollowUps = false
+            try lookup()
+            try lookup()
+            #expect(server.followUpWatchCount == watched)
+        }
+    }
+
     @Test func anErrorReplyIsThrownWithItsNameAndMessage() throws {
         try withPrivateBus { bus in
             let server = try bus.connect()

@@ -100,6 +100,20 @@ import Testing
         #expect(lookup.stdout == "hunter2")
     }
 
+    /// `--no-follow-up-watch` changes how the daemon waits, not what it answers.
+    @Test func withoutTheFollowUpWatchLookupsStillWork() throws {
+        let sandbox = try DaemonSandbox()
+        sandbox.stop()
+        try sandbox.start(arguments: ["--no-follow-up-watch"])
+        #expect(try sandbox.secretTool(["store", "--label", "L", "service", "s", "username", "u"], stdin: "pw").status == 0)
+        for _ in 0..<3 {
+            let lookup = try sandbox.secretTool(["lookup", "service", "s", "username", "u"])
+            #expect(lookup.status == 0, "\(lookup)")
+            #expect(lookup.stdout == "pw")
+        }
+        #expect(sandbox.stop() == 0, "keychaind did not exit cleanly on SIGTERM:\n\(sandbox.log)")
+    }
+
     @Test func secretsNeverReachTheLog() throws {
         let sandbox = try DaemonSandbox()
         sandbox.stop()
