@@ -28,7 +28,7 @@ struct Keychaind: ParsableCommand {
     var replace = false
 
     @Flag(inversion: .prefixedNo,
-          help: "Keep the login keychain in step with its sync group, if it joined one, by running keychain-sync watch (docs/sync.md).")
+          help: "Keep each keychain served in step with its sync group, if it joined one, by running keychain-sync watch (docs/sync.md).")
     var sync = true
 
     @Flag(inversion: .prefixedNo,
@@ -87,15 +87,20 @@ struct Keychaind: ParsableCommand {
             throw ExitCode(1)
         }
         connection.watchesForFollowUps = followUpWatch
+        // Every keychain served is kept in step with its sync group once it joins one.
+        let syncing = sync ? SyncSupervisors(logger: logger) : nil
+        let others = Self.otherKeychains(besides: path, logger: logger)
         let service = SecretService(
             connection: connection,
             collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: "Login")),
                           (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))]
-                + Self.otherKeychains(besides: path, logger: logger),
+                + others,
             prompter: PinentryPrompter(), logger: logger,
             makeCollection: { name, label in
                 do throws(KeychainStoreError) {
-                    return KeychainCollection(file: try KeychainFile.open(at: KeychainNames.fileToCreate(name)), label: label)
+                    let created = try KeychainFile.open(at: KeychainNames.fileToCreate(name))
+                    syncing?.supervise(created.url)
+                    return KeychainCollection(file: created, label: label)
                 } catch {
                     logger.error("a keychain could not be created", metadata: ["name": "\(name)", "status": "\(error.status)"])
                     return nil
@@ -130,11 +135,14 @@ struct Keychaind: ParsableCommand {
         }
         waiter.start()
         logger.info("serving", metadata: ["name": "\(SecretServiceNames.busName)", "keychain": "\(path.path)"])
-        let syncing = sync ? SyncSupervisor.start(keychain: path, logger: logger) : nil
+        if let syncing {
+            syncing.supervise(path)
+            for case let (_, collection as KeychainCollection) in others { syncing.supervise(collection.file.url) }
+        }
         // Calls are answered one at a time on this thread; stop() lets the one in progress finish,
         // so a signal never interrupts a write halfway (each is one keychain transaction anyway).
         connection.run()
-        syncing?.stop()
+        syncing?.stopAll()
         logger.info("stopped")
     }
 }

@@ -5,8 +5,9 @@ import Logging
 import Glibc
 #endif
 
-/// Keeps the login keychain in step with its sync group while keychaind runs, by running
-/// `keychain-sync watch` as a child process (docs/sync.md, "Continuous sync").
+/// Keeps one keychain in step with its sync group while keychaind runs, by running
+/// `keychain-sync watch` as a child process (docs/sync.md, "Continuous sync"); keychaind has one
+/// for every keychain it serves (``SyncSupervisors``).
 ///
 /// A child rather than the sync engine in this process: keychaind then does not load SwiftNIO and
 /// the PostgreSQL client (its size and start-up stay as they were), no D-Bus call can wait on the
@@ -97,12 +98,14 @@ final class SyncSupervisor: @unchecked Sendable {
             condition.unlock()
             if stopped { return }
             if status == SyncSupervisor.nothingToDoStatus {
-                logger.notice("the keychain is not in a sync group (or this device was removed); waiting for its sync state to change")
+                logger.notice("the keychain is not in a sync group (or this device was removed); waiting for its sync state to change",
+                              metadata: ["keychain": "\(keychain.path)"])
                 waitingFor = .some(modificationDate())
                 continue
             }
             if Date().timeIntervalSince(started) > 60 { backoff = 1 }
-            logger.warning("\(SyncSupervisor.executableName) ended; starting it again", metadata: ["status": "\(status)", "in": "\(backoff) s"])
+            logger.warning("\(SyncSupervisor.executableName) ended; starting it again",
+                           metadata: ["keychain": "\(keychain.path)", "status": "\(status)", "in": "\(backoff) s"])
             if !pause(backoff) { return }
             backoff = min(backoff * 2, 60)
         }
@@ -128,13 +131,14 @@ final class SyncSupervisor: @unchecked Sendable {
             try process.run()
         } catch {
             condition.unlock()
-            logger.error("\(SyncSupervisor.executableName) could not be started", metadata: ["error": "\(error)"])
+            logger.error("\(SyncSupervisor.executableName) could not be started", metadata: ["keychain": "\(keychain.path)", "error": "\(error)"])
             return pause(60) ? -1 : nil
         }
         child = process
         childInput = input
         condition.unlock()
-        logger.info("syncing the keychain through \(SyncSupervisor.executableName)", metadata: ["pid": "\(process.processIdentifier)"])
+        logger.info("syncing the keychain through \(SyncSupervisor.executableName)",
+                    metadata: ["keychain": "\(keychain.path)", "pid": "\(process.processIdentifier)"])
         process.waitUntilExit()
         condition.lock()
         child = nil
@@ -156,5 +160,41 @@ final class SyncSupervisor: @unchecked Sendable {
             if access(candidate, X_OK) == 0 { return candidate }
         }
         return nil
+    }
+}
+
+/// The supervisors of every keychain keychaind serves: those it found at start and those a
+/// client creates while it runs. Each waits, at no cost but a look at a file every 30 s, until its
+/// keychain joins a sync group.
+final class SyncSupervisors: @unchecked Sendable {
+    // @unchecked: `supervisors` and `stopped` are guarded by `lock`.
+    private let logger: Logger
+    private let lock = NSLock()
+    private var supervisors: [SyncSupervisor] = []
+    private var supervised: Set<String> = []
+    private var stopped = false
+
+    init(logger: Logger) {
+        self.logger = logger
+    }
+
+    /// Supervises `keychain` from now on (once per file; nothing after ``stopAll()``).
+    func supervise(_ keychain: URL) {
+        let path = keychain.standardizedFileURL.path
+        lock.lock()
+        defer { lock.unlock() }
+        guard !stopped, supervised.insert(path).inserted,
+              let supervisor = SyncSupervisor.start(keychain: keychain, logger: logger) else { return }
+        supervisors.append(supervisor)
+    }
+
+    /// Ends every child and supervision.
+    func stopAll() {
+        lock.lock()
+        stopped = true
+        let all = supervisors
+        supervisors = []
+        lock.unlock()
+        for supervisor in all { supervisor.stop() }
     }
 }

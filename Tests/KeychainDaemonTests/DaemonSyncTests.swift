@@ -42,6 +42,15 @@ struct DaemonSyncTests {
                 .map { String(decoding: $0, as: UTF8.self) }
         }
 
+        /// Another keychain of this machine's keychains folder, which keychaind serves as a collection.
+        func otherKeychain(_ name: String) throws -> KeychainFile {
+            var environment = sandbox.environment
+            environment[KeychainPaths.keychainPathVariable] = nil
+            let folder = KeychainPaths.defaultKeychain(environment: environment).deletingLastPathComponent()
+            return try KeychainFile.open(at: folder.appendingPathComponent(name + KeychainNames.fileExtension),
+                                         deviceKey: try DeviceKey.load(from: DeviceKey.defaultLocation(environment: sandbox.environment), create: true))
+        }
+
         /// Waits (up to two minutes: the machine may be loaded) until the item arrives.
         func waitFor(_ account: String, _ secret: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
             for _ in 0..<1200 {
@@ -111,6 +120,50 @@ struct DaemonSyncTests {
             }
             #expect(gone, "keychain-sync \(pid) outlived keychaind")
         }
+    }
+
+    @Test("A keychain besides the login one, served as a collection, is kept in step by keychaind too")
+    func otherKeychainsSyncToo() throws {
+        let server = try SyncTestServer()
+        defer { server.stop() }
+        let a = try Machine(), b = try Machine()
+        let workA = try a.otherKeychain("work"), workB = try b.otherKeychain("work")
+        defer {
+            for file in [a.file, b.file, workA, workB] { file.forgetSharedUnlockState() }
+        }
+        // Only the work keychains join; the login keychains stay out of any group.
+        let created = try a.sync(["join", "--keychain", workA.url.path, server.url, "--name", "a"])
+        try #require(created.status == 0 && created.stdout.contains("created a new sync group"), "\(created)")
+        let pending = try b.sync(["join", "--keychain", workB.url.path, server.url, "--name", "b"])
+        try #require(pending.status == 0, "\(pending)")
+        let fingerprint = try #require(pending.stdout.split(whereSeparator: { " \n,".contains($0) })
+            .first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 }.map(String.init), "\(pending)")
+        let approved = try a.sync(["approve", "--keychain", workA.url.path, fingerprint])
+        try #require(approved.status == 0, "\(approved)")
+
+        try a.sandbox.start()
+        try b.sandbox.start()
+        _ = try workA.add(.genericPassword, attributes: [
+            AttributeName.account: .string("work-item"), AttributeName.service: .string("daemon-sync-test"),
+            AttributeName.synchronizable: .integer(1),
+        ], secret: Data("from a's work keychain".utf8), identity: .administrator())
+        let query = ItemQuery(itemClass: .genericPassword, filters: [AttributeName.account: .string("work-item")], anySynchronizable: true)
+        var arrived: String?
+        for _ in 0..<1200 where arrived == nil {
+            arrived = try workB.find(query, identity: .administrator(), limit: 1, includeSecrets: true).first?.secret
+                .map { String(decoding: $0, as: UTF8.self) }
+            if arrived == nil { usleep(100_000) }
+        }
+        #expect(arrived == "from a's work keychain", "b's keychaind log:\n\(b.sandbox.log)")
+        // Nothing went to the login keychain, which is in no group; each keychaind ran one child,
+        // for the work keychain.
+        #expect(try b.secret("work-item") == nil)
+        for machine in [a, b] {
+            let lines = machine.sandbox.log.split(separator: "\n").filter { $0.contains("syncing the keychain through") }
+            #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("work.keychain-db") }, "\(machine.sandbox.log)")
+        }
+        #expect(a.sandbox.stop() == 0)
+        #expect(b.sandbox.stop() == 0)
     }
 
     @Test("keychaind --no-sync leaves a joined keychain alone, and keychaind without a sync group starts no child")
