@@ -21,22 +21,32 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def wal_pages(path):
-    """The page number of every frame in PATH's WAL, in order."""
+def wal_pages(path, commits):
+    """The page number of every frame of the WAL's current generation, in order. Stops with an
+    error unless exactly `commits` transactions are in it: a checkpoint that restarted the WAL
+    during the adds would otherwise leave some of them out of the count."""
     with open(path + "-wal", "rb") as wal:
         data = wal.read()
     page_size = struct.unpack(">I", data[8:12])[0]
-    pages, offset = [], 32
-    while offset + 24 + page_size <= len(data):
-        pages.append(struct.unpack(">I", data[offset:offset + 4])[0])
+    salts = data[16:24]
+    pages, committed, offset = [], 0, 32
+    # A frame belongs to the current generation when its header repeats the WAL header's salts;
+    # frames left from before a restart carry older ones.
+    while offset + 24 + page_size <= len(data) and data[offset + 8:offset + 16] == salts:
+        page, size_after_commit = struct.unpack(">II", data[offset:offset + 8])
+        pages.append(page)
+        committed += 1 if size_after_commit else 0
         offset += 24 + page_size
+    if committed != commits:
+        raise SystemExit(f"{path}: {committed} commits in the WAL, not {commits}: a checkpoint restarted it; use fewer --adds")
     return pages
 
 
 def report(name, path, adds):
     # The WAL is read before any connection of ours opens the file: the last connection to close
-    # checkpoints it and deletes it.
-    pages = wal_pages(path)
+    # checkpoints it and deletes it. (keychain-bench leaves its keychain open when it exits, so
+    # its WAL stays.)
+    pages = wal_pages(path, adds)
     db = sqlite3.connect(path)
     owners = {page: owner for owner, page in db.execute("SELECT name, pageno FROM dbstat")}
     db.close()
@@ -68,6 +78,7 @@ def floor(folder, items, adds):
     db = sqlite3.connect(path, isolation_level=None)
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("PRAGMA synchronous = FULL")
+    db.execute("PRAGMA wal_autocheckpoint = 0")  # every add's frames stay in the WAL to be counted
     db.execute("CREATE TABLE items (rowid INTEGER PRIMARY KEY, service TEXT NOT NULL, account TEXT NOT NULL, "
                "data BLOB NOT NULL, cdat REAL NOT NULL, mdat REAL NOT NULL, UNIQUE (service, account))")
     insert = "INSERT INTO items (service, account, data, cdat, mdat) VALUES (?, ?, ?, ?, ?)"

@@ -34,7 +34,7 @@ final class Loop: Sendable {
     /// Whether ``DBusConnection/expectFollowUp()`` is heeded (``DBusConnection/watchesForFollowUps``).
     let followUpWatchEnabled = Atomic<Bool>(true)
     /// How many times the loop has watched for an expected call.
-    let followUpWatches = Atomic<Int>(0)
+    let followUpWatchCount = Atomic<Int>(0)
 
     init() throws {
         var fds: [Int32] = [-1, -1]
@@ -119,11 +119,7 @@ func loopOf(_ data: UnsafeMutableRawPointer?) -> Loop {
     Unmanaged<Loop>.fromOpaque(data!).takeUnretainedValue()
 }
 
-/// close(2), named apart from the connection's own close().
+/// close(2), from outside any type that has a close() of its own.
 private func closeDescriptor(_ fd: Int32) {
-#if canImport(Glibc)
-    _ = Glibc.close(fd)
-#elseif canImport(Musl)
-    _ = Musl.close(fd)
-#endif
+    _ = close(fd)
 }

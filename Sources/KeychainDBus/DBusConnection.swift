@@ -204,7 +204,7 @@ package final class DBusConnection: Sendable {
     /// more than one processor, and only from the loop's own thread (a handler or work it left
     /// for after its reply), and while ``watchesForFollowUps`` is on; elsewhere it does nothing.
     package func expectFollowUp() {
-        guard Self.watchingPays, watchesForFollowUps,
+        guard Self.followUpWatchPays, watchesForFollowUps,
               loop.loopThread.load(ordering: .acquiring) == UInt(pthread_self()) else { return }
         loop.followUpExpected.store(true, ordering: .relaxed)
     }
@@ -218,7 +218,7 @@ package final class DBusConnection: Sendable {
     }
 
     /// How many times the loop has watched for an expected call since the connection opened.
-    package var followUpWatchCount: Int { loop.followUpWatches.load(ordering: .relaxed) }
+    package var followUpWatchCount: Int { loop.followUpWatchCount.load(ordering: .relaxed) }
 
     /// How long the loop watches for an expected call before it sleeps: longer than a client
     /// takes to read a search's answer and ask for the secret (with libsecret here, 0.25–0.33 ms
@@ -226,8 +226,9 @@ package final class DBusConnection: Sendable {
     /// enough that a call that never comes costs little.
     package static let followUpWindow: Duration = .microseconds(500)
 
-    /// A single processor would only be taken from the process the loop waits for.
-    private static let watchingPays = sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+    /// Whether watching can pay here: with a single processor to run on (the machine's, or the
+    /// one this process is pinned to), it would only be taken from the process the loop waits for.
+    package static let followUpWatchPays = ProcessInfo.processInfo.activeProcessorCount > 1
 
     /// Called with the unique name of every peer that leaves the bus (NameOwnerChanged with an
     /// empty new owner). The first registration adds the match rule, blocking until the bus has it.
@@ -353,7 +354,7 @@ package final class DBusConnection: Sendable {
     /// Polls without sleeping until `fds` have something or ``followUpWindow`` has passed,
     /// yielding the processor between polls (see ``expectFollowUp()``).
     private func watchForFollowUp(_ fds: inout [pollfd]) {
-        loop.followUpWatches.add(1, ordering: .relaxed)
+        loop.followUpWatchCount.add(1, ordering: .relaxed)
         let clock = ContinuousClock()
         let deadline = clock.now.advanced(by: Self.followUpWindow)
         repeat {

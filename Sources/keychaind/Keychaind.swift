@@ -41,7 +41,7 @@ struct Keychaind: ParsableCommand {
     /// The other keychains of the keychains folder, each a collection named after its file.
     static func otherKeychains(besides login: URL, logger: Logger) -> [(String, any SecretCollection)] {
         KeychainNames.keychainsInFolder().compactMap { url -> (String, any SecretCollection)? in
-            guard url.standardizedFileURL != login.standardizedFileURL else { return nil }
+            guard url.resolvingSymlinksInPath() != login.resolvingSymlinksInPath() else { return nil }
             let name = SecretService.collectionName(label: String(url.lastPathComponent.dropLast(KeychainNames.fileExtension.count)), alias: "")
             guard !name.isEmpty, name != SecretServiceNames.loginCollection, name != SecretServiceNames.sessionCollection else { return nil }
             do throws(KeychainStoreError) {
@@ -88,7 +88,7 @@ struct Keychaind: ParsableCommand {
         }
         connection.watchesForFollowUps = followUpWatch
         // Every keychain served is kept in step with its sync group once it joins one.
-        let syncing = sync ? SyncSupervisors(logger: logger) : nil
+        let syncing = sync ? SyncSupervision(logger: logger) : nil
         let others = Self.otherKeychains(besides: path, logger: logger)
         let service = SecretService(
             connection: connection,

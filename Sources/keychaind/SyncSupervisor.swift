@@ -7,7 +7,7 @@ import Glibc
 
 /// Keeps one keychain in step with its sync group while keychaind runs, by running
 /// `keychain-sync watch` as a child process (docs/sync.md, "Continuous sync"); keychaind has one
-/// for every keychain it serves (``SyncSupervisors``).
+/// for every keychain it serves (``SyncSupervision``).
 ///
 /// A child rather than the sync engine in this process: keychaind then does not load SwiftNIO and
 /// the PostgreSQL client (its size and start-up stay as they were), no D-Bus call can wait on the
@@ -33,12 +33,8 @@ final class SyncSupervisor: @unchecked Sendable {
     static let nothingToDoStatus: Int32 = 4
     static let executableName = "keychain-sync"
 
-    /// Starts supervising; nil (and a note in the log) when keychain-sync is not installed.
-    static func start(keychain: URL, logger: Logger) -> SyncSupervisor? {
-        guard let program = locate() else {
-            logger.debug("\(executableName) is not installed; the keychain is not synced")
-            return nil
-        }
+    /// Starts supervising `keychain` with `program` (keychain-sync, found by ``locate()``).
+    static func start(program: String, keychain: URL, logger: Logger) -> SyncSupervisor {
         let supervisor = SyncSupervisor(program: program, keychain: keychain, logger: logger)
         let thread = Thread { supervisor.supervise() }
         supervisor.thread = thread
@@ -52,18 +48,23 @@ final class SyncSupervisor: @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Ends the child (closing its input, then SIGKILL after 5 s) and the supervision.
-    func stop() {
+    /// Ends the supervision and closes the child's input, which tells it to stop; returns the
+    /// child, if one runs, for ``awaitEnd(_:)``. Split from the wait so that several children are
+    /// told first and waited for together.
+    func beginStopping() -> Process? {
         condition.lock()
+        defer { condition.unlock() }
         stopping = true
-        let running = child
         try? childInput?.fileHandleForWriting.close()
         childInput = nil
         condition.broadcast()
-        condition.unlock()
-        guard let running else { return }
-        for _ in 0..<100 where running.isRunning { usleep(50_000) }
-        if running.isRunning { kill(running.processIdentifier, SIGKILL) }
+        return child
+    }
+
+    /// Waits up to 5 s for a child told to stop, then kills it.
+    static func awaitEnd(_ child: Process) {
+        for _ in 0..<100 where child.isRunning { usleep(50_000) }
+        if child.isRunning { kill(child.processIdentifier, SIGKILL) }
     }
 
     private var stateFile: URL { SyncStateFile.location(forKeychain: keychain) }
@@ -163,38 +164,47 @@ final class SyncSupervisor: @unchecked Sendable {
     }
 }
 
-/// The supervisors of every keychain keychaind serves: those it found at start and those a
+/// The supervision of every keychain keychaind serves: those it found at start and those a
 /// client creates while it runs. Each waits, at no cost but a look at a file every 30 s, until its
 /// keychain joins a sync group.
-final class SyncSupervisors: @unchecked Sendable {
-    // @unchecked: `supervisors` and `stopped` are guarded by `lock`.
+final class SyncSupervision: @unchecked Sendable {
+    // @unchecked: `supervisors`, `supervisedPaths` and `stopped` are guarded by `lock`.
+    private let program: String
     private let logger: Logger
     private let lock = NSLock()
     private var supervisors: [SyncSupervisor] = []
-    private var supervised: Set<String> = []
+    private var supervisedPaths: Set<String> = []
     private var stopped = false
 
-    init(logger: Logger) {
+    /// Nil (and a note in the log) when keychain-sync is not installed: nothing is synced.
+    init?(logger: Logger) {
+        guard let program = SyncSupervisor.locate() else {
+            logger.debug("\(SyncSupervisor.executableName) is not installed; no keychain is synced")
+            return nil
+        }
+        self.program = program
         self.logger = logger
     }
 
-    /// Supervises `keychain` from now on (once per file; nothing after ``stopAll()``).
+    /// Supervises `keychain` from now on: once per file, however it is named (links resolved),
+    /// and not after ``stopAll()``.
     func supervise(_ keychain: URL) {
-        let path = keychain.standardizedFileURL.path
+        let path = keychain.resolvingSymlinksInPath().path
         lock.lock()
         defer { lock.unlock() }
-        guard !stopped, supervised.insert(path).inserted,
-              let supervisor = SyncSupervisor.start(keychain: keychain, logger: logger) else { return }
-        supervisors.append(supervisor)
+        guard !stopped, supervisedPaths.insert(path).inserted else { return }
+        supervisors.append(SyncSupervisor.start(program: program, keychain: keychain, logger: logger))
     }
 
-    /// Ends every child and supervision.
+    /// Ends every supervision, tells every child to stop, then waits for them together (at most
+    /// 5 s in all, rather than 5 s each).
     func stopAll() {
         lock.lock()
         stopped = true
         let all = supervisors
         supervisors = []
         lock.unlock()
-        for supervisor in all { supervisor.stop() }
+        let running = all.compactMap { $0.beginStopping() }
+        for child in running { SyncSupervisor.awaitEnd(child) }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainDBus
 import KeychainStore
 import KeychainTestSupport
 import Testing
@@ -155,8 +156,8 @@ struct DaemonSyncTests {
             if arrived == nil { usleep(100_000) }
         }
         #expect(arrived == "from a's work keychain", "b's keychaind log:\n\(b.sandbox.log)")
-        // Nothing went to the login keychain, which is in no group; each keychaind ran one child,
-        // for the work keychain.
+        // Nothing went to the login keychain, which is in no group; every child either keychaind
+        // ran was for the work keychain.
         #expect(try b.secret("work-item") == nil)
         for machine in [a, b] {
             let lines = machine.sandbox.log.split(separator: "\n").filter { $0.contains("syncing the keychain through") }
@@ -164,6 +165,32 @@ struct DaemonSyncTests {
         }
         #expect(a.sandbox.stop() == 0)
         #expect(b.sandbox.stop() == 0)
+    }
+
+    @Test("A keychain created through keychaind is synced once it joins a group, without a restart")
+    func createdCollectionsSyncToo() throws {
+        let server = try SyncTestServer()
+        defer { server.stop() }
+        let machine = try Machine()
+        try machine.sandbox.start()
+        let client = try DBusConnection.session(address: machine.sandbox.busAddress)
+        defer { client.close() }
+        let properties: DBusValue = .array(elementSignature: "{sv}", [.dictEntry(.string("org.freedesktop.Secret.Collection.Label"), .variant(.string("Team")))])
+        let reply = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets",
+                                    interface: "org.freedesktop.Secret.Service", member: "CreateCollection", arguments: [properties, .string("")])
+        #expect(reply.first == .objectPath("/org/freedesktop/secrets/collection/team"))
+        let team = try machine.otherKeychain("team")
+        defer { team.forgetSharedUnlockState() }
+        let created = try machine.sync(["join", "--keychain", team.url.path, server.url, "--name", "team"])
+        try #require(created.status == 0, "\(created)")
+        // The supervision looks for the sync state every 30 s until it appears.
+        var started = false
+        for _ in 0..<450 where !started {
+            started = machine.sandbox.log.contains("syncing the keychain through") && machine.sandbox.log.contains("team.keychain-db")
+            if !started { usleep(100_000) }
+        }
+        #expect(started, "\(machine.sandbox.log)")
+        #expect(machine.sandbox.stop() == 0)
     }
 
     @Test("keychaind --no-sync leaves a joined keychain alone, and keychaind without a sync group starts no child")

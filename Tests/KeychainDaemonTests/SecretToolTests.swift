@@ -100,7 +100,8 @@ import Testing
         #expect(lookup.stdout == "hunter2")
     }
 
-    /// `--no-follow-up-watch` changes how the daemon waits, not what it answers.
+    /// keychaind accepts `--no-follow-up-watch` and answers lookups as before (whether the loop
+    /// then watches is ConnectionTests' to check).
     @Test func withoutTheFollowUpWatchLookupsStillWork() throws {
         let sandbox = try DaemonSandbox()
         sandbox.stop()
