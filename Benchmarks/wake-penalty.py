@@ -5,13 +5,13 @@
 
 A raw SQLite table in WAL with synchronous = FULL (the floor's durability) on the real disk.
 Blocks of 25 durable inserts alone alternate with blocks of 25 where each insert is preceded
-by a fixed busy loop (a few hundred bytes of code and data, calibrated to take ~30 µs warm).
-Prints the medians: the insert alone, the loop plus the insert, and the loop itself as timed
-right after the previous insert's fsync. If the loop takes its warm time there and adds only
-that to the insert, a processor that slept in fsync is not slow when it wakes; what slows a
-call after the sleep is then the code and data it touches (cold caches), which grows with the
-call's footprint, not with the time it computes (BENCHMARKS.md, "SecItemAdd and SecItemUpdate,
-bounded").
+by a fixed busy loop (a few kilobytes of the interpreter's code, calibrated to take ~30 µs
+warm). Prints the medians: the insert alone, the loop plus the insert, and the loop itself as
+timed right after the previous insert's fsync. If the loop takes its warm time there and adds
+only that to the insert, a processor that slept in fsync does not run slowly when it wakes.
+That is all it shows: a small loop, run after the interpreter's own code has warmed up again,
+cannot measure what a call with a large footprint pays for cold caches (BENCHMARKS.md,
+"SecItemAdd and SecItemUpdate, bounded", for the experiment that does).
 """
 import argparse
 import os
