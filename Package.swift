@@ -104,7 +104,7 @@ let package = Package(
         ),
         // The D-Bus layer: connections, names, serving a subtree, calls and signals, and the
         // conversion of messages to and from `DBusValue`. The only code that touches libdbus.
-        .target(name: "KeychainDBus", dependencies: ["CDBus"], swiftSettings: strict),
+        .target(name: "KeychainDBus", dependencies: ["CDBus", "CKeychainSystem"], swiftSettings: strict),
         .target(
             name: "KeychainKit",
             dependencies: ["KeychainServices", "KeychainAuthentication", .product(name: "Crypto", package: "swift-crypto")],

@@ -1,4 +1,5 @@
 #define _GNU_SOURCE
+#include <sched.h>
 #include "CKeychainSystem.h"
 #include <errno.h>
 #include <string.h>
@@ -138,6 +139,18 @@ int cks_is_dumpable(void) {
     return prctl(PR_GET_DUMPABLE, 0, 0, 0, 0);
 #else
     errno = ENOSYS; return -1;
+#endif
+}
+
+int cks_usable_processors(void) {
+#if defined(__linux__)
+    cpu_set_t allowed;
+    CPU_ZERO(&allowed);
+    if (sched_getaffinity(0, sizeof allowed, &allowed) != 0) return -1;
+    return CPU_COUNT(&allowed);
+#else
+    errno = ENOSYS;
+    return -1;
 #endif
 }
 

@@ -1,4 +1,5 @@
 import CDBus
+internal import CKeychainSystem
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -228,7 +229,12 @@ package final class DBusConnection: Sendable {
 
     /// Whether watching can pay here: with a single processor to run on (the machine's, or the
     /// one this process is pinned to), it would only be taken from the process the loop waits for.
-    package static let followUpWatchPays = ProcessInfo.processInfo.activeProcessorCount > 1
+    /// The affinity mask says which processors this process may use; Foundation's
+    /// `activeProcessorCount` counts the machine's, pinned or not.
+    package static let followUpWatchPays: Bool = {
+        let usable = cks_usable_processors()
+        return usable >= 0 ? usable > 1 : sysconf(Int32(_SC_NPROCESSORS_ONLN)) > 1
+    }()
 
     /// Called with the unique name of every peer that leaves the bus (NameOwnerChanged with an
     /// empty new owner). The first registration adds the match rule, blocking until the bus has it.

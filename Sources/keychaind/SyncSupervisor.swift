@@ -21,7 +21,8 @@ import Glibc
 final class SyncSupervisor: @unchecked Sendable {
     // @unchecked: every mutable field is guarded by `condition`.
     private let program: String
-    private let keychain: URL
+    /// The keychain file, links resolved: one supervisor per file (``SyncSupervision``).
+    let keychain: URL
     private let logger: Logger
     private let condition = NSCondition()
     private var stopping = false
@@ -33,7 +34,8 @@ final class SyncSupervisor: @unchecked Sendable {
     static let nothingToDoStatus: Int32 = 4
     static let executableName = "keychain-sync"
 
-    /// Starts supervising `keychain` with `program` (keychain-sync, found by ``locate()``).
+    /// Starts supervising `keychain` (links resolved) with `program` (keychain-sync, found by
+    /// ``locate()``).
     static func start(program: String, keychain: URL, logger: Logger) -> SyncSupervisor {
         let supervisor = SyncSupervisor(program: program, keychain: keychain, logger: logger)
         let thread = Thread { supervisor.supervise() }
@@ -168,12 +170,11 @@ final class SyncSupervisor: @unchecked Sendable {
 /// client creates while it runs. Each waits, at no cost but a look at a file every 30 s, until its
 /// keychain joins a sync group.
 final class SyncSupervision: @unchecked Sendable {
-    // @unchecked: `supervisors`, `supervisedPaths` and `stopped` are guarded by `lock`.
+    // @unchecked: `supervisors` and `stopped` are guarded by `lock`.
     private let program: String
     private let logger: Logger
     private let lock = NSLock()
     private var supervisors: [SyncSupervisor] = []
-    private var supervisedPaths: Set<String> = []
     private var stopped = false
 
     /// Nil (and a note in the log) when keychain-sync is not installed: nothing is synced.
@@ -189,11 +190,11 @@ final class SyncSupervision: @unchecked Sendable {
     /// Supervises `keychain` from now on: once per file, however it is named (links resolved),
     /// and not after ``stopAll()``.
     func supervise(_ keychain: URL) {
-        let path = keychain.resolvingSymlinksInPath().path
+        let file = keychain.resolvingSymlinksInPath()
         lock.lock()
         defer { lock.unlock() }
-        guard !stopped, supervisedPaths.insert(path).inserted else { return }
-        supervisors.append(SyncSupervisor.start(program: program, keychain: keychain, logger: logger))
+        guard !stopped, !supervisors.contains(where: { $0.keychain == file }) else { return }
+        supervisors.append(SyncSupervisor.start(program: program, keychain: file, logger: logger))
     }
 
     /// Ends every supervision, tells every child to stop, then waits for them together (at most

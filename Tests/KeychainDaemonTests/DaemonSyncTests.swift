@@ -30,16 +30,17 @@ struct DaemonSyncTests {
             try sandbox.run(try BuiltProduct.url("keychain-sync").path, arguments)
         }
 
-        func add(_ account: String, _ secret: String) throws {
-            _ = try file.add(.genericPassword, attributes: [
+        /// Adds a synchronizable password to `keychain` (the login keychain when nil).
+        func add(_ account: String, _ secret: String, to keychain: KeychainFile? = nil) throws {
+            _ = try (keychain ?? file).add(.genericPassword, attributes: [
                 AttributeName.account: .string(account), AttributeName.service: .string("daemon-sync-test"),
                 AttributeName.synchronizable: .integer(1),
             ], secret: Data(secret.utf8), identity: .administrator())
         }
 
-        func secret(_ account: String) throws -> String? {
+        func secret(_ account: String, in keychain: KeychainFile? = nil) throws -> String? {
             let query = ItemQuery(itemClass: .genericPassword, filters: [AttributeName.account: .string(account)], anySynchronizable: true)
-            return try file.find(query, identity: .administrator(), limit: 1, includeSecrets: true).first?.secret
+            return try (keychain ?? file).find(query, identity: .administrator(), limit: 1, includeSecrets: true).first?.secret
                 .map { String(decoding: $0, as: UTF8.self) }
         }
 
@@ -53,20 +54,42 @@ struct DaemonSyncTests {
         }
 
         /// Waits (up to two minutes: the machine may be loaded) until the item arrives.
-        func waitFor(_ account: String, _ secret: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        func waitFor(_ account: String, _ secret: String, in keychain: KeychainFile? = nil,
+                     sourceLocation: SourceLocation = #_sourceLocation) throws {
             for _ in 0..<1200 {
-                if try self.secret(account) == secret { return }
+                if try self.secret(account, in: keychain) == secret { return }
                 usleep(100_000)
             }
             Issue.record("\(account) never arrived; keychaind's log:\n\(sandbox.log)", sourceLocation: sourceLocation)
         }
 
+        /// keychaind's log lines for the keychain-sync children it started.
+        var childLines: [Substring] {
+            sandbox.log.split(separator: "\n").filter { $0.contains("syncing the keychain through") }
+        }
+
         /// The pids of the keychain-sync children keychaind reported starting.
         var childPIDs: [Int32] {
-            sandbox.log.split(separator: "\n").filter { $0.contains("syncing the keychain through") }.compactMap { line in
+            childLines.compactMap { line in
                 line.range(of: "pid=").flatMap { Int32(line[$0.upperBound...].prefix { $0.isNumber }) }
             }
         }
+    }
+
+    /// `a` creates a sync group on `server` and approves `b` into it: their login keychains, or
+    /// the given keychain files.
+    static func formGroup(_ server: SyncTestServer, _ a: Machine, _ b: Machine,
+                          keychains: (a: KeychainFile, b: KeychainFile)? = nil) throws {
+        let chosenA = keychains.map { ["--keychain", $0.a.url.path] } ?? []
+        let chosenB = keychains.map { ["--keychain", $0.b.url.path] } ?? []
+        let created = try a.sync(["join"] + chosenA + [server.url, "--name", "a"])
+        try #require(created.status == 0 && created.stdout.contains("created a new sync group"), "\(created)")
+        let pending = try b.sync(["join"] + chosenB + [server.url, "--name", "b"])
+        try #require(pending.status == 0, "\(pending)")
+        let fingerprint = try #require(pending.stdout.split(whereSeparator: { " \n,".contains($0) })
+            .first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 }.map(String.init), "\(pending)")
+        let approved = try a.sync(["approve"] + chosenA + [fingerprint])
+        try #require(approved.status == 0, "\(approved)")
     }
 
     @Test("An item added on one machine reaches the other's keychain through keychaind, also across a server outage")
@@ -79,14 +102,7 @@ struct DaemonSyncTests {
             b.file.forgetSharedUnlockState()
         }
 
-        let created = try a.sync(["join", server.url, "--name", "a"])
-        try #require(created.status == 0 && created.stdout.contains("created a new sync group"), "\(created)")
-        let pending = try b.sync(["join", server.url, "--name", "b"])
-        try #require(pending.status == 0, "\(pending)")
-        let fingerprint = try #require(pending.stdout.split(whereSeparator: { " \n,".contains($0) })
-            .first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 }.map(String.init), "\(pending)")
-        let approved = try a.sync(["approve", fingerprint])
-        try #require(approved.status == 0, "\(approved)")
+        try Self.formGroup(server, a, b)
 
         // An item from before keychaind started, then one added while it runs.
         try a.add("before", "added before keychaind ran")
@@ -133,34 +149,17 @@ struct DaemonSyncTests {
             for file in [a.file, b.file, workA, workB] { file.forgetSharedUnlockState() }
         }
         // Only the work keychains join; the login keychains stay out of any group.
-        let created = try a.sync(["join", "--keychain", workA.url.path, server.url, "--name", "a"])
-        try #require(created.status == 0 && created.stdout.contains("created a new sync group"), "\(created)")
-        let pending = try b.sync(["join", "--keychain", workB.url.path, server.url, "--name", "b"])
-        try #require(pending.status == 0, "\(pending)")
-        let fingerprint = try #require(pending.stdout.split(whereSeparator: { " \n,".contains($0) })
-            .first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 }.map(String.init), "\(pending)")
-        let approved = try a.sync(["approve", "--keychain", workA.url.path, fingerprint])
-        try #require(approved.status == 0, "\(approved)")
+        try Self.formGroup(server, a, b, keychains: (workA, workB))
 
         try a.sandbox.start()
         try b.sandbox.start()
-        _ = try workA.add(.genericPassword, attributes: [
-            AttributeName.account: .string("work-item"), AttributeName.service: .string("daemon-sync-test"),
-            AttributeName.synchronizable: .integer(1),
-        ], secret: Data("from a's work keychain".utf8), identity: .administrator())
-        let query = ItemQuery(itemClass: .genericPassword, filters: [AttributeName.account: .string("work-item")], anySynchronizable: true)
-        var arrived: String?
-        for _ in 0..<1200 where arrived == nil {
-            arrived = try workB.find(query, identity: .administrator(), limit: 1, includeSecrets: true).first?.secret
-                .map { String(decoding: $0, as: UTF8.self) }
-            if arrived == nil { usleep(100_000) }
-        }
-        #expect(arrived == "from a's work keychain", "b's keychaind log:\n\(b.sandbox.log)")
+        try a.add("work-item", "from a's work keychain", to: workA)
+        try b.waitFor("work-item", "from a's work keychain", in: workB)
         // Nothing went to the login keychain, which is in no group; every child either keychaind
         // ran was for the work keychain.
         #expect(try b.secret("work-item") == nil)
         for machine in [a, b] {
-            let lines = machine.sandbox.log.split(separator: "\n").filter { $0.contains("syncing the keychain through") }
+            let lines = machine.childLines
             #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("work.keychain-db") }, "\(machine.sandbox.log)")
         }
         #expect(a.sandbox.stop() == 0)
@@ -186,7 +185,7 @@ struct DaemonSyncTests {
         // The supervision looks for the sync state every 30 s until it appears.
         var started = false
         for _ in 0..<450 where !started {
-            started = machine.sandbox.log.contains("syncing the keychain through") && machine.sandbox.log.contains("team.keychain-db")
+            started = machine.childLines.contains { $0.contains("team.keychain-db") }
             if !started { usleep(100_000) }
         }
         #expect(started, "\(machine.sandbox.log)")

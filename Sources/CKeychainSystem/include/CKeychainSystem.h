@@ -44,6 +44,10 @@ int cks_is_dumpable(void);
 /// calls as it takes; returns how many bytes were filled (less than `length` only on failure).
 size_t cks_random_bytes(void *buffer, size_t length);
 
+/// How many processors this process may run on (its affinity mask), or -1 (errno set) where
+/// the mask cannot be read.
+int cks_usable_processors(void);
+
 /// Guards a terminal whose settings a password prompt has changed (echo off). From here until
 /// cks_terminal_guard_end, SIGINT, SIGTERM, SIGHUP or SIGQUIT first puts `settings` back on `fd`,
 /// then takes the course it would have taken without the guard (the disposition in place before
