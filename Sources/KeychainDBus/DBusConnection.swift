@@ -201,8 +201,8 @@ package final class DBusConnection: Sendable {
     /// lookup's search is followed by the request for the secret it found). Once the replies are
     /// out, the loop then watches the socket without sleeping for up to ``followUpWindow``
     /// (yielding the processor between looks, so it takes no time another process wants), and
-    /// reads that request without the wake-up a sleeping process pays. Only on a machine with
-    /// more than one processor, and only from the loop's own thread (a handler or work it left
+    /// reads that request without the wake-up a sleeping process pays. Only with more than one
+    /// processor to run on (``followUpWatchPays``), and only from the loop's own thread (a handler or work it left
     /// for after its reply), and while ``watchesForFollowUps`` is on; elsewhere it does nothing.
     package func expectFollowUp() {
         guard Self.followUpWatchPays, watchesForFollowUps,
