@@ -162,13 +162,17 @@ struct SyncFaultTests {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = errorHandle
         try process.run()
-        // Wait until a push transaction is open (its backend waits for the next statement), then
-        // cut that connection from the server side, as a network failure would.
+        // Wait until a push transaction has written (it holds a transaction id), then cut that
+        // connection from the server side, as a network failure would. Whether its backend is
+        // between two statements or inside the slowed insert does not matter: looking only for
+        // the moments between statements missed them all once, when the whole suite loaded the
+        // machine and each look took longer than the pushes' short pauses.
         var cut = ""
         while cut != "t" && process.isRunning {
             cut = try group.server.sql("""
                 SELECT coalesce(bool_or(pg_terminate_backend(pid)), false) FROM pg_stat_activity
-                WHERE pid <> pg_backend_pid() AND state = 'idle in transaction' AND datname = 'postgres'
+                WHERE pid <> pg_backend_pid() AND backend_type = 'client backend' AND datname = 'postgres'
+                  AND backend_xid IS NOT NULL AND state IN ('active', 'idle in transaction')
                 """)
             if cut != "t" { try await Task.sleep(nanoseconds: 2_000_000) }
         }
