@@ -222,10 +222,9 @@ extension SecretService {
             guard let collection = makeCollection(name, label.isEmpty ? name : label) else {
                 return .failure(SecretServiceError.failed, "The keychain for the collection '\(name)' could not be created")
             }
-            _ = state.withLock { $0.add(collection, named: name) }
-            emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionCreated",
-                 [.objectPath(SecretObjectPath.collectionPath(name))])
-            logger.info("created a collection", metadata: ["collection": "\(name)"])
+            if serve(collection, named: name) {
+                logger.info("created a collection", metadata: ["collection": "\(name)"])
+            }
         }
         if !alias.isEmpty, SecretServiceNames.builtInAliases[alias] == nil, alias.utf8.allSatisfy(Introspection.isPathElementByte) {
             state.withLock { $0.aliases[alias] = name }

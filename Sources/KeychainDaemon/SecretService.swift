@@ -212,6 +212,19 @@ struct ServiceState {
         return true
     }
 
+    /// Removes the collection `name` with what refers to it (aliases set to it, grants for its
+    /// items); the collection, or nil if there was none.
+    mutating func remove(named name: String) -> (any SecretCollection)? {
+        guard let removed = collections.removeValue(forKey: name) else { return nil }
+        collectionOrder.removeAll { $0.name == name }
+        aliases = aliases.filter { $0.value != name }
+        let itemPrefix = SecretObjectPath.collectionPath(name) + "/"
+        for client in grants.keys {
+            grants[client] = grants[client]?.filter { !$0.key.hasPrefix(itemPrefix) }
+        }
+        return removed
+    }
+
     func resolve(_ reference: SecretObjectPath.CollectionReference) -> String? {
         switch reference {
         case .name(let name):

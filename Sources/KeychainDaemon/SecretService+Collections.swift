@@ -1,0 +1,31 @@
+package import KeychainSecretService
+
+extension SecretService {
+    /// The collections served now, by name, in the order `Collections` lists them.
+    package var servedCollections: [(name: String, collection: any SecretCollection)] {
+        state.withLock { $0.collectionOrder }
+    }
+
+    /// Serves `collection` as `name` from now on and tells listeners (`CollectionCreated`).
+    /// False, and nothing changes, when the name is taken.
+    @discardableResult
+    package func serve(_ collection: any SecretCollection, named name: String) -> Bool {
+        guard state.withLock({ $0.add(collection, named: name) }) else { return false }
+        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionCreated",
+             [.objectPath(SecretObjectPath.collectionPath(name))])
+        return true
+    }
+
+    /// Stops serving the collection `name` (a keychain whose file went away) and tells listeners
+    /// (`CollectionDeleted`): its objects answer `NoSuchObject` from now on, aliases set to it
+    /// are cleared and grants to its items dropped. The login and session collections stay.
+    /// The collection, or nil when nothing was withdrawn.
+    @discardableResult
+    package func withdraw(named name: String) -> (any SecretCollection)? {
+        guard name != SecretServiceNames.loginCollection, name != SecretServiceNames.sessionCollection,
+              let removed = state.withLock({ $0.remove(named: name) }) else { return nil }
+        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionDeleted",
+             [.objectPath(SecretObjectPath.collectionPath(name))])
+        return removed
+    }
+}
