@@ -19,9 +19,11 @@ struct Keychaind: ParsableCommand {
         Connects to the session bus named by DBUS_SESSION_BUS_ADDRESS, takes the name \
         org.freedesktop.secrets and serves, until SIGTERM or SIGINT, the login keychain (the same \
         file keychainctl and the library use, SWIFT_KEYCHAIN_PATH or the default) as the collection \
-        'login', with the aliases 'default' and 'login', and an in-memory collection 'session'. \
-        Only items of the shared access group are served. A locked keychain is unlocked through \
-        pinentry (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on the PATH). Logs go to standard error.
+        'login', with the aliases 'default' and 'login', an in-memory collection 'session', and \
+        every other keychain of the keychains folder under its name, as keychains are created \
+        there and deleted while it runs. Only items of the shared access group are served. A \
+        locked keychain is unlocked through pinentry (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on \
+        the PATH). Logs go to standard error.
         """)
 
     @Flag(help: "Take the name over from the provider that has it (gnome-keyring, KeePassXC, …).")
@@ -37,21 +39,6 @@ struct Keychaind: ParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
-
-    /// The other keychains of the keychains folder, each a collection named after its file.
-    static func otherKeychains(besides login: URL, logger: Logger) -> [(String, any SecretCollection)] {
-        KeychainNames.keychainsInFolder().compactMap { url -> (String, any SecretCollection)? in
-            guard url.resolvingSymlinksInPath() != login.resolvingSymlinksInPath() else { return nil }
-            let name = SecretService.collectionName(label: String(url.lastPathComponent.dropLast(KeychainNames.fileExtension.count)), alias: "")
-            guard !name.isEmpty, name != SecretServiceNames.loginCollection, name != SecretServiceNames.sessionCollection else { return nil }
-            do throws(KeychainStoreError) {
-                return (name, KeychainCollection(file: try KeychainFile.open(at: url, create: false), label: name))
-            } catch {
-                logger.warning("a keychain could not be opened; not served", metadata: ["path": "\(url.path)", "status": "\(error.status)"])
-                return nil
-            }
-        }
-    }
 
     func run() throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -89,12 +76,10 @@ struct Keychaind: ParsableCommand {
         connection.watchesForFollowUps = followUpWatch
         // Every keychain served is kept in step with its sync group once it joins one.
         let syncing = sync ? SyncSupervision(logger: logger) : nil
-        let others = Self.otherKeychains(besides: path, logger: logger)
         let service = SecretService(
             connection: connection,
             collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: "Login")),
-                          (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))]
-                + others,
+                          (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))],
             prompter: PinentryPrompter(), logger: logger,
             makeCollection: { name, label in
                 do throws(KeychainStoreError) {
@@ -107,6 +92,10 @@ struct Keychaind: ParsableCommand {
                 }
             })
         try service.register()
+        // The other keychains of the keychains folder, each a collection named after its file,
+        // served before the name is taken and followed as they come and go.
+        let folderWatch = KeychainFolderWatch(service: service, login: path, syncing: syncing, logger: logger)
+        folderWatch.start()
         connection.onNameLost { name in
             logger.notice("another provider took the name over; stopping", metadata: ["name": "\(name)"])
             connection.stop()
@@ -135,13 +124,11 @@ struct Keychaind: ParsableCommand {
         }
         waiter.start()
         logger.info("serving", metadata: ["name": "\(SecretServiceNames.busName)", "keychain": "\(path.path)"])
-        if let syncing {
-            syncing.supervise(path)
-            for case let (_, collection as KeychainCollection) in others { syncing.supervise(collection.file.url) }
-        }
+        syncing?.supervise(path)
         // Calls are answered one at a time on this thread; stop() lets the one in progress finish,
         // so a signal never interrupts a write halfway (each is one keychain transaction anyway).
         connection.run()
+        folderWatch.stop()
         syncing?.stopAll()
         logger.info("stopped")
     }

@@ -197,6 +197,18 @@ final class SyncSupervision: @unchecked Sendable {
         supervisors.append(SyncSupervisor.start(program: program, keychain: file, logger: logger))
     }
 
+    /// Ends the supervision of `keychain` (a keychain no longer served; named as it was given
+    /// to ``supervise(_:)``, since a deleted file's links can no longer be resolved) and waits
+    /// for its child to stop.
+    func stop(_ keychain: URL) {
+        let file = keychain.resolvingSymlinksInPath()
+        lock.lock()
+        let ending = supervisors.filter { $0.keychain == file || $0.keychain == keychain }
+        supervisors.removeAll { $0.keychain == file || $0.keychain == keychain }
+        lock.unlock()
+        for child in ending.compactMap({ $0.beginStopping() }) { SyncSupervisor.awaitEnd(child) }
+    }
+
     /// Ends every supervision, tells every child to stop, then waits for them together (at most
     /// 5 s in all, rather than 5 s each).
     func stopAll() {

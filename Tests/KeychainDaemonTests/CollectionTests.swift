@@ -39,6 +39,99 @@ import Testing
         #expect(try sandbox.keychainctl(["find-generic-password", "-s", "intranet", "-a", "me", "-w"]).status != 0)
     }
 
+    /// Waits (up to 20 s: the machine may be loaded) until `condition` holds; whether it did.
+    static func eventually(_ condition: () throws -> Bool) rethrows -> Bool {
+        for _ in 0..<200 {
+            if try condition() { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
+    /// keychaind follows the keychains folder while it runs: a keychain made there is served
+    /// without a restart, one deleted stops being served (its items are no longer found over
+    /// D-Bus, nothing can be stored into it, an alias set to it is cleared), and one made again
+    /// under the same name is served from its new, empty file, also when it replaces the old
+    /// file at once.
+    @Test func keychainsMadeAndDeletedWhileRunningAreFollowed() throws {
+        let sandbox = try DaemonSandbox()
+        let listener = try DBusConnection.session(address: sandbox.busAddress)
+        let received = Received()
+        try listener.subscribe(path: Self.root, interface: "org.freedesktop.Secret.Service") { signal in
+            if case .objectPath(let path)? = signal.arguments.first { received.append("\(signal.member) \(path)") }
+        }
+        let loop = Thread { listener.run() }
+        loop.start()
+        defer { listener.stop() }
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let work = Self.root + "/collection/work"
+        let lookup = ["lookup", "service", "intranet", "username", "me"]
+        func store(_ secret: String) throws -> ClientResult {
+            try sandbox.secretTool(["store", "--collection", work, "--label", "w", "service", "intranet", "username", "me"], stdin: secret)
+        }
+        #expect(try !Self.collections(client).contains(work))
+
+        #expect(try sandbox.keychainctl(["create-keychain", "work"]).status == 0)
+        #expect(try Self.eventually { try Self.collections(client).contains(work) }, "\(sandbox.log)")
+        #expect(try store("in-work").status == 0)
+        #expect(try sandbox.keychainctl(["find-generic-password", "-s", "intranet", "-a", "me", "-w", "work"]).stdout == "in-work\n")
+        #expect(try sandbox.secretTool(lookup).stdout == "in-work")
+        _ = try client.call(destination: "org.freedesktop.secrets", path: Self.root, interface: "org.freedesktop.Secret.Service",
+                            member: "SetAlias", arguments: [.string("mine"), .objectPath(work)])
+
+        #expect(try sandbox.keychainctl(["delete-keychain", "work"]).status == 0)
+        #expect(try Self.eventually { try !Self.collections(client).contains(work) }, "\(sandbox.log)")
+        let gone = try sandbox.secretTool(lookup)
+        #expect(gone.status != 0 && gone.stdout.isEmpty, "\(gone)")
+        #expect(try store("nowhere").status != 0)
+        #expect(!FileManager.default.fileExists(atPath: sandbox.keychainsFolder.appendingPathComponent("work.keychain-db").path))
+        let alias = try client.call(destination: "org.freedesktop.secrets", path: Self.root, interface: "org.freedesktop.Secret.Service",
+                                    member: "ReadAlias", arguments: [.string("mine")])
+        #expect(alias == [.objectPath("/")])
+
+        #expect(try sandbox.keychainctl(["create-keychain", "work"]).status == 0)
+        #expect(try Self.eventually { try Self.collections(client).contains(work) }, "\(sandbox.log)")
+        #expect(try sandbox.secretTool(lookup).status != 0)
+        #expect(try store("second").status == 0)
+        #expect(try sandbox.secretTool(lookup).stdout == "second")
+
+        // Deleted and made again at once: served from the new file whether the folder's reports
+        // arrive as one burst or two.
+        let keychainctl = try BuiltProduct.url("keychainctl").path
+        #expect(try sandbox.run("/bin/sh", ["-c", "\"$0\" delete-keychain work && \"$0\" create-keychain work", keychainctl]).status == 0)
+        #expect(try Self.eventually { try sandbox.secretTool(lookup).status != 0 && Self.collections(client).contains(work) },
+                "\(sandbox.log)")
+        #expect(try store("third").status == 0)
+        #expect(try sandbox.keychainctl(["find-generic-password", "-s", "intranet", "-a", "me", "-w", "work"]).stdout == "third\n")
+
+        #expect(Self.eventually { received.members.filter { $0.hasSuffix(work) }.count >= 5 })
+        let signals = received.members.filter { $0.hasSuffix(work) }
+        #expect(Array(signals.prefix(3)) == ["CollectionCreated \(work)", "CollectionDeleted \(work)", "CollectionCreated \(work)"])
+        #expect(Array(signals.dropFirst(3)) == ["CollectionDeleted \(work)", "CollectionCreated \(work)"])
+    }
+
+    /// A file in the keychains folder that is not a keychain is reported once and not served;
+    /// the daemon goes on, and a real keychain made under that name later is served.
+    @Test func aDamagedFileInTheFolderIsReportedOnceAndNotServed() throws {
+        let sandbox = try DaemonSandbox()
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let junk = sandbox.keychainsFolder.appendingPathComponent("junk.keychain-db")
+        try Data(repeating: 0x5a, count: 8192).write(to: junk)
+        func reports() -> Int { sandbox.log.components(separatedBy: "could not be opened").count - 1 }
+        #expect(Self.eventually { reports() == 1 }, "\(sandbox.log)")
+        // Another change in the folder does not report it again.
+        #expect(try sandbox.keychainctl(["create-keychain", "other"]).status == 0)
+        #expect(try Self.eventually { try Self.collections(client).contains(Self.root + "/collection/other") })
+        #expect(reports() == 1, "\(sandbox.log)")
+        #expect(try !Self.collections(client).contains(Self.root + "/collection/junk"))
+
+        try FileManager.default.removeItem(at: junk)
+        #expect(try sandbox.keychainctl(["create-keychain", "junk"]).status == 0)
+        #expect(try Self.eventually { try Self.collections(client).contains(Self.root + "/collection/junk") }, "\(sandbox.log)")
+    }
+
     @Test func keychainsInTheFolderAreServedAsCollections() throws {
         let sandbox = try DaemonSandbox(nil)
         #expect(try sandbox.keychainctl(["create-keychain", "-p", "pw", "projects"]).status == 0)

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainStore
 import KeychainTestSupport
 import Testing
 #if canImport(Glibc)
@@ -90,6 +91,14 @@ final class DaemonSandbox: @unchecked Sendable {
     /// The environment every program of this sandbox runs with.
     var environment: [String: String] {
         Self.baseEnvironment(home).merging(["DBUS_SESSION_BUS_ADDRESS": busAddress]) { $1 }
+    }
+
+    /// This sandbox's keychains folder, where `keychainctl create-keychain NAME` puts NAME and
+    /// whose keychains keychaind serves as collections.
+    var keychainsFolder: URL {
+        var environment = environment
+        environment[KeychainPaths.keychainPathVariable] = nil
+        return KeychainPaths.defaultKeychain(environment: environment).deletingLastPathComponent()
     }
 
     private static func baseEnvironment(_ home: URL) -> [String: String] {

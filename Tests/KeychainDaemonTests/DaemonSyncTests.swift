@@ -46,10 +46,7 @@ struct DaemonSyncTests {
 
         /// Another keychain of this machine's keychains folder, which keychaind serves as a collection.
         func otherKeychain(_ name: String) throws -> KeychainFile {
-            var environment = sandbox.environment
-            environment[KeychainPaths.keychainPathVariable] = nil
-            let folder = KeychainPaths.defaultKeychain(environment: environment).deletingLastPathComponent()
-            return try KeychainFile.open(at: folder.appendingPathComponent(name + KeychainNames.fileExtension),
+            return try KeychainFile.open(at: sandbox.keychainsFolder.appendingPathComponent(name + KeychainNames.fileExtension),
                                          deviceKey: try DeviceKey.load(from: DeviceKey.defaultLocation(environment: sandbox.environment), create: true))
         }
 
@@ -162,6 +159,28 @@ struct DaemonSyncTests {
             let lines = machine.childLines
             #expect(!lines.isEmpty && lines.allSatisfy { $0.contains("work.keychain-db") }, "\(machine.sandbox.log)")
         }
+        // A keychain deleted while keychaind runs is no longer served, its child stops (it may
+        // also end by itself on losing its file), and none is started again for it (a child
+        // that ended is otherwise started again after a second).
+        let children = a.childPIDs
+        #expect(try a.sandbox.keychainctl(["delete-keychain", "work"]).status == 0)
+        var withdrawn = false
+        for _ in 0..<200 where !withdrawn {
+            withdrawn = a.sandbox.log.contains("no longer served")
+            if !withdrawn { usleep(50_000) }
+        }
+        #expect(withdrawn, "\(a.sandbox.log)")
+        for pid in children {
+            var gone = false
+            for _ in 0..<200 {
+                if kill(pid, 0) != 0 { gone = true; break }
+                usleep(50_000)
+            }
+            #expect(gone, "keychain-sync \(pid) outlived its keychain: \(a.sandbox.log)")
+        }
+        let started = a.childLines.count
+        usleep(1_500_000)
+        #expect(a.childLines.count == started, "\(a.sandbox.log)")
         #expect(a.sandbox.stop() == 0)
         #expect(b.sandbox.stop() == 0)
     }
