@@ -16,13 +16,14 @@ extension SecretService {
         return true
     }
 
-    /// Stops serving the collection `name` (a keychain whose file went away) and tells listeners
-    /// (`CollectionDeleted`): its objects answer `NoSuchObject` from now on, aliases set to it
-    /// are cleared and grants to its items dropped. The login and session collections stay.
-    /// The collection, or nil when nothing was withdrawn.
+    /// Stops serving the collection `name` (a keychain whose file went away, the login
+    /// keychain's included) and tells listeners (`CollectionDeleted`): its objects answer
+    /// `NoSuchObject` from now on, aliases set to it are cleared and grants to its items dropped.
+    /// The session collection, which has no file, stays. The collection, or nil when nothing was
+    /// withdrawn.
     @discardableResult
     package func withdraw(named name: String) -> (any SecretCollection)? {
-        guard name != SecretServiceNames.loginCollection, name != SecretServiceNames.sessionCollection,
+        guard name != SecretServiceNames.sessionCollection,
               let removed = state.withLock({ $0.remove(named: name) }) else { return nil }
         emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionDeleted",
              [.objectPath(SecretObjectPath.collectionPath(name))])

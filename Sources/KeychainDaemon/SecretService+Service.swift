@@ -209,14 +209,21 @@ extension SecretService {
 
     /// A new collection is a new keychain file in the keychains folder, named after the label
     /// (letters, digits and `_`), with no password, as `keychainctl create-keychain` would make it.
-    /// An alias or a name that already exists returns that collection, as the spec wants.
+    /// An alias or a name that already exists returns that collection, as the spec wants. A
+    /// built-in alias whose collection is not served (`default` while the login keychain's file
+    /// is missing, as libsecret asks before storing) makes that collection: the login keychain,
+    /// created on first use as by any program that stores an item.
     private func createCollection(_ properties: [String: DBusValue], alias: String) -> DBusReply {
         let noPrompt = DBusValue.objectPath(SecretServiceNames.noObject)
         if !alias.isEmpty, let name = resolve(.alias(alias)) {
             return .values([.objectPath(SecretObjectPath.collectionPath(name)), noPrompt])
         }
-        let label = properties[SecretServiceNames.collectionLabelProperty]?.stringValue ?? ""
-        let name = Self.collectionName(label: label, alias: alias)
+        var label = properties[SecretServiceNames.collectionLabelProperty]?.stringValue ?? ""
+        var name = Self.collectionName(label: label, alias: alias)
+        if let builtIn = SecretServiceNames.builtInAliases[alias] {
+            name = builtIn
+            label = builtIn == SecretServiceNames.loginCollection ? SecretServiceNames.loginLabel : ""
+        }
         guard !name.isEmpty else { return .invalidArguments("a new collection needs a Label or an alias") }
         if resolve(.name(name)) == nil {
             guard let collection = makeCollection(name, label.isEmpty ? name : label) else {

@@ -204,11 +204,16 @@ struct ServiceState {
         collectionOrder = collections.compactMap { name, _ in self.collections[name].map { (name, $0) } }
     }
 
-    /// Adds a collection under a name not yet taken; false (and nothing changes) if it is.
+    /// Adds a collection under a name not yet taken; false (and nothing changes) if it is. The
+    /// login collection, served again after its file came back, is listed first as before.
     mutating func add(_ collection: any SecretCollection, named name: String) -> Bool {
         guard collections[name] == nil else { return false }
         collections[name] = collection
-        collectionOrder.append((name, collection))
+        if name == SecretServiceNames.loginCollection {
+            collectionOrder.insert((name, collection), at: 0)
+        } else {
+            collectionOrder.append((name, collection))
+        }
         return true
     }
 

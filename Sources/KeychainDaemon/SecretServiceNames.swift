@@ -23,9 +23,12 @@ package enum SecretServiceNames {
     package static let itemAttributesProperty = itemInterface + ".Attributes"
     package static let collectionLabelProperty = collectionInterface + ".Label"
 
-    /// The collection names this daemon always serves.
+    /// The collection names this daemon serves from the start: the login keychain (while its
+    /// file exists) and the in-memory session collection.
     package static let loginCollection = "login"
     package static let sessionCollection = "session"
+    /// The login keychain's collection label.
+    package static let loginLabel = "Login"
     /// Aliases every client expects: `default` and `login` are the login keychain.
     package static let builtInAliases = ["default": loginCollection, "login": loginCollection, "session": sessionCollection]
 }

@@ -10,7 +10,10 @@ import Glibc
 /// Keeps the collections keychaind serves in step with the keychains folder while it runs: a
 /// keychain that appears there (`keychainctl create-keychain`, a file put back) is served from
 /// then on, one that goes away (`keychainctl delete-keychain`) stops being served, and one
-/// replaced under the same name is served from its new file.
+/// replaced under the same name is served from its new file. The login keychain likewise: while
+/// its file is missing the `login` collection (and the `default` alias) is not served, and
+/// keychaind never makes the file itself (that could race a restore); the next program that
+/// stores an item makes it, or it is put back, and it is served again.
 ///
 /// Without this, a keychain created after keychaind started was not served until a restart,
 /// and a deleted one stayed readable over D-Bus from the file keychaind still held open, where
@@ -29,6 +32,8 @@ final class KeychainFolderWatch: @unchecked Sendable {
     private let logger: Logger
     /// The file each folder collection was served from, by collection name.
     private var servedFiles: [String: ServedFile] = [:]
+    /// The login keychain's file while it is served.
+    private var loginIdentity: FileIdentity?
     /// Keychain files that could not be opened, by file name: warned about once, tried again
     /// when the file is written or replaced.
     private var unopenable: [String: FileIdentity] = [:]
@@ -79,11 +84,15 @@ final class KeychainFolderWatch: @unchecked Sendable {
         return name
     }
 
-    /// Serves the folder's keychains as they are now, then follows the folder's changes on a
-    /// thread of its own. Without a folder to watch (or inotify), only the first part is done.
+    /// Serves the folder's keychains as they are now, then follows the folder's changes (and
+    /// those of the login keychain's own folder) on a thread of its own. Without a folder to
+    /// watch (or inotify), only the first part is done.
     func start() {
+        // The file keychaind opened at its start is the one served as `login` now.
+        loginIdentity = FileIdentity(login)
+        let folders = Set([folder.path, login.deletingLastPathComponent().path])
         let fd = inotify_init1(Int32(IN_CLOEXEC))
-        if fd >= 0, inotify_add_watch(fd, folder.path, Self.watchedEvents) >= 0, pipe(&stopFDs) == 0 {
+        if fd >= 0, folders.allSatisfy({ inotify_add_watch(fd, $0, Self.watchedEvents) >= 0 }), pipe(&stopFDs) == 0 {
             // Not inherited by the sync children.
             for end in stopFDs { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
             watchFD = fd
@@ -110,6 +119,7 @@ final class KeychainFolderWatch: @unchecked Sendable {
     /// Compares the folder's keychain files with the collections served and brings the second
     /// in line with the first.
     func reconcile() {
+        reconcileLogin()
         var present: [String: ServedFile] = [:]
         var order: [String] = []
         for url in KeychainNames.keychainsInFolder() {
@@ -151,6 +161,41 @@ final class KeychainFolderWatch: @unchecked Sendable {
             syncing?.supervise(file.url)
             logger.info("serving a keychain of the folder", metadata: ["collection": "\(name)"])
         }
+    }
+
+    /// Withdraws the login collection when its file was deleted or replaced, and serves the
+    /// file at the login keychain's path again once there is one.
+    private func reconcileLogin() {
+        let now = FileIdentity(login)
+        let served = service.servedCollections.contains { $0.name == SecretServiceNames.loginCollection }
+        if served && loginIdentity == nil && now != nil {
+            // Made again through CreateCollection (libsecret's store to `default`): its file.
+            loginIdentity = now
+            return
+        }
+        if served && now == loginIdentity { return }
+        if served {
+            service.withdraw(named: SecretServiceNames.loginCollection)
+            syncing?.stop(login)
+            loginIdentity = nil
+            logger.notice(now == nil ? "the login keychain was deleted; not served until it exists again"
+                                     : "the login keychain was replaced; serving its new file")
+        }
+        guard let now, unopenable[login.lastPathComponent] != now else { return }
+        let opened: KeychainFile
+        do throws(KeychainStoreError) {
+            opened = try KeychainFile.open(at: login, create: false)
+        } catch {
+            unopenable[login.lastPathComponent] = now
+            logger.warning("the login keychain could not be opened; not served", metadata: ["path": "\(login.path)", "status": "\(error.status)"])
+            return
+        }
+        unopenable[login.lastPathComponent] = nil
+        guard service.serve(KeychainCollection(file: opened, label: SecretServiceNames.loginLabel),
+                            named: SecretServiceNames.loginCollection) else { return }
+        loginIdentity = now
+        syncing?.supervise(login)
+        logger.info("serving the login keychain again", metadata: ["keychain": "\(login.path)"])
     }
 
     // MARK: Watching
@@ -209,7 +254,7 @@ final class KeychainFolderWatch: @unchecked Sendable {
             }
             if mask & UInt32(IN_Q_OVERFLOW) != 0 { concerns = true; continue }
             let name = String(decoding: nameBytes, as: UTF8.self)
-            guard name.hasSuffix(KeychainNames.fileExtension) else { continue }
+            guard name.hasSuffix(KeychainNames.fileExtension) || name == login.lastPathComponent else { continue }
             if mask & UInt32(IN_CLOSE_WRITE) != 0 {
                 // Every write to a served keychain ends with one: only a file that could not be
                 // opened is worth another look.

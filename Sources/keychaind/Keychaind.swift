@@ -78,12 +78,13 @@ struct Keychaind: ParsableCommand {
         let syncing = sync ? SyncSupervision(logger: logger) : nil
         let service = SecretService(
             connection: connection,
-            collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: "Login")),
+            collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: SecretServiceNames.loginLabel)),
                           (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))],
             prompter: PinentryPrompter(), logger: logger,
             makeCollection: { name, label in
                 do throws(KeychainStoreError) {
-                    let created = try KeychainFile.open(at: KeychainNames.fileToCreate(name))
+                    // `login` is asked for only while the login keychain's file is missing.
+                    let created = try KeychainFile.open(at: name == SecretServiceNames.loginCollection ? path : KeychainNames.fileToCreate(name))
                     syncing?.supervise(created.url)
                     return KeychainCollection(file: created, label: label)
                 } catch {

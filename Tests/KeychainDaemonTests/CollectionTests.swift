@@ -132,6 +132,48 @@ import Testing
         #expect(try Self.eventually { try Self.collections(client).contains(Self.root + "/collection/junk") }, "\(sandbox.log)")
     }
 
+    /// The login keychain deleted while keychaind runs is no longer served, so nothing can be
+    /// read from or stored into the deleted file, and keychaind does not make a new one by
+    /// itself. It is served again once it exists: made by a program that stores an item, or by
+    /// libsecret asking for the `default` collection before it stores.
+    @Test func aDeletedLoginKeychainIsServedAgainOnlyOnceItExists() throws {
+        let sandbox = try DaemonSandbox()
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let login = Self.root + "/collection/login"
+        let file = sandbox.keychainsFolder.appendingPathComponent("login.keychain-db")
+        let lookup = ["lookup", "service", "mail", "username", "me"]
+        func readDefault() throws -> [DBusValue] {
+            try client.call(destination: "org.freedesktop.secrets", path: Self.root, interface: "org.freedesktop.Secret.Service",
+                            member: "ReadAlias", arguments: [.string("default")])
+        }
+        #expect(try sandbox.secretTool(["store", "--label", "m", "service", "mail", "username", "me"], stdin: "first").status == 0)
+        #expect(try sandbox.secretTool(lookup).stdout == "first")
+
+        #expect(try sandbox.keychainctl(["delete-keychain", "login"]).status == 0)
+        #expect(try Self.eventually { try !Self.collections(client).contains(login) }, "\(sandbox.log)")
+        #expect(try readDefault() == [.objectPath("/")])
+        #expect(try sandbox.secretTool(lookup).status != 0)
+        usleep(300_000)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+
+        // A program that stores an item makes it anew: served again, first in the list.
+        #expect(try sandbox.keychainctl(["add-generic-password", "-s", "mail", "-a", "me", "-w", "second"]).status == 0)
+        #expect(try Self.eventually { try Self.collections(client).first == login }, "\(sandbox.log)")
+        #expect(try readDefault() == [.objectPath(login)])
+        #expect(try sandbox.secretTool(lookup).stdout == "second")
+
+        // Deleted again; this time libsecret's store makes it (CreateCollection for `default`).
+        #expect(try sandbox.keychainctl(["delete-keychain", "login"]).status == 0)
+        #expect(try Self.eventually { try !Self.collections(client).contains(login) }, "\(sandbox.log)")
+        #expect(try sandbox.secretTool(["store", "--label", "m", "service", "mail", "username", "me"], stdin: "third").status == 0)
+        #expect(try sandbox.keychainctl(["find-generic-password", "-s", "mail", "-a", "me", "-w"]).stdout == "third\n")
+        #expect(try sandbox.secretTool(lookup).stdout == "third")
+        #expect(try Self.collections(client).first == login)
+        usleep(300_000)  // the watch adopts the file made through CreateCollection rather than withdraw it
+        #expect(try sandbox.secretTool(lookup).stdout == "third", "\(sandbox.log)")
+    }
+
     @Test func keychainsInTheFolderAreServedAsCollections() throws {
         let sandbox = try DaemonSandbox(nil)
         #expect(try sandbox.keychainctl(["create-keychain", "-p", "pw", "projects"]).status == 0)
