@@ -89,6 +89,15 @@ struct DaemonSyncTests {
         try #require(approved.status == 0, "\(approved)")
     }
 
+    /// Whether process `pid` is gone within ten seconds.
+    static func ends(_ pid: Int32) -> Bool {
+        for _ in 0..<200 {
+            if kill(pid, 0) != 0 { return true }
+            usleep(50_000)
+        }
+        return false
+    }
+
     @Test("An item added on one machine reaches the other's keychain through keychaind, also across a server outage")
     func itemsReachTheOtherMachine() throws {
         let server = try SyncTestServer()
@@ -127,12 +136,7 @@ struct DaemonSyncTests {
         #expect(a.sandbox.stop() == 0)
         #expect(b.sandbox.stop() == 0)
         for pid in children {
-            var gone = false
-            for _ in 0..<200 {
-                if kill(pid, 0) != 0 { gone = true; break }
-                usleep(50_000)
-            }
-            #expect(gone, "keychain-sync \(pid) outlived keychaind")
+            #expect(Self.ends(pid), "keychain-sync \(pid) outlived keychaind")
         }
     }
 
@@ -171,12 +175,7 @@ struct DaemonSyncTests {
         }
         #expect(withdrawn, "\(a.sandbox.log)")
         for pid in children {
-            var gone = false
-            for _ in 0..<200 {
-                if kill(pid, 0) != 0 { gone = true; break }
-                usleep(50_000)
-            }
-            #expect(gone, "keychain-sync \(pid) outlived its keychain: \(a.sandbox.log)")
+            #expect(Self.ends(pid), "keychain-sync \(pid) outlived its keychain: \(a.sandbox.log)")
         }
         let started = a.childLines.count
         usleep(1_500_000)
