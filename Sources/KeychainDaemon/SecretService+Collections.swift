@@ -1,6 +1,13 @@
 package import KeychainSecretService
 
 extension SecretService {
+    /// Sets what to do when a call names a collection that is not served, before it is answered
+    /// `NoSuchObject`: keychaind looks at the keychains folder again, so that a keychain made a
+    /// moment ago is usable at once rather than when its change is reported.
+    package func onMissingCollection(_ hook: @escaping @Sendable () -> Void) {
+        missingCollectionHook.withLock { $0 = hook }
+    }
+
     /// The collections served now, by name, in the order `Collections` lists them.
     package var servedCollections: [(name: String, collection: any SecretCollection)] {
         state.withLock { $0.collectionOrder }

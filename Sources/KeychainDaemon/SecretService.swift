@@ -19,6 +19,9 @@ package final class SecretService: Sendable {
     let limits: Limits
     /// Makes the collection `CreateCollection` asks for (a new keychain file), or nil if it cannot.
     let makeCollection: @Sendable (_ name: String, _ label: String) -> (any SecretCollection)?
+    /// Asked to look again for collections when a call names one that is not served
+    /// (``onMissingCollection(_:)``).
+    let missingCollectionHook = Mutex<(@Sendable () -> Void)?>(nil)
 
     /// Bounds on what one client may make the daemon hold or do.
     package struct Limits: Sendable {
@@ -86,9 +89,13 @@ package final class SecretService: Sendable {
 
     // MARK: Shared helpers
 
-    /// The collection a name or alias stands for, if it exists.
+    /// The collection a name or alias stands for, if it exists. When none is served under it,
+    /// ``onMissingCollection(_:)``'s hook is asked to look again first.
     func resolve(_ reference: SecretObjectPath.CollectionReference) -> String? {
-        state.withLock { $0.resolve(reference) }
+        if let name = state.withLock({ $0.resolve(reference) }) { return name }
+        guard let hook = missingCollectionHook.withLock({ $0 }) else { return nil }
+        hook()
+        return state.withLock { $0.resolve(reference) }
     }
 
     func collection(_ name: String) -> (any SecretCollection)? {

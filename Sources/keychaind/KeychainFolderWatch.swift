@@ -21,10 +21,11 @@ import Glibc
 ///
 /// inotify reports the names that come and go in the folder; once a burst of reports has settled
 /// (a keychain arrives with its journal files), one reconciliation compares the folder's keychain
-/// files with what is served.
+/// files with what is served. A call naming a collection that is not served also reconciles,
+/// when the folder changed since the last time, so a keychain just made is usable at once.
 final class KeychainFolderWatch: @unchecked Sendable {
-    // @unchecked: `servedFiles` and `unopenable` are used only by `reconcile()`, which runs on
-    // the watch's thread once `start()` has returned; the descriptors are set before it starts.
+    // @unchecked: `servedFiles`, `loginIdentity`, `unopenable` and `reconciledFolderTime` are
+    // used only while `reconciling` is held; the descriptors are set before the thread starts.
     private let service: SecretService
     private let login: URL
     private let folder: URL
@@ -37,12 +38,15 @@ final class KeychainFolderWatch: @unchecked Sendable {
     /// Keychain files that could not be opened, by file name: warned about once, tried again
     /// when the file is written or replaced.
     private var unopenable: [String: FileIdentity] = [:]
+    /// The folders' modification times when they were last read.
+    private var reconciledFolderTime: [Int]?
+    private let reconciling = NSLock()
     private var watchFD: Int32 = -1
     /// A pipe whose read end becomes readable when the watch should end.
     private var stopFDs: [Int32] = [-1, -1]
 
     /// How long the folder must be quiet before a burst of changes is reconciled.
-    static let settleMilliseconds: Int32 = 50
+    static let settleMilliseconds: Int32 = 10
 
     private static let watchedEvents = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE)
 
@@ -101,6 +105,7 @@ final class KeychainFolderWatch: @unchecked Sendable {
                           metadata: ["folder": "\(folder.path)", "error": "\(String(cString: strerror(errno)))"])
             if fd >= 0 { close(fd) }
         }
+        service.onMissingCollection { [self] in reconcileIfChanged() }
         // Watching first, then reading the folder: a change in between is reported, not lost.
         reconcile()
         guard watchFD >= 0 else { return }
@@ -116,9 +121,32 @@ final class KeychainFolderWatch: @unchecked Sendable {
 
     // MARK: Reconciling
 
+    /// Reconciles if a folder changed since the last reconciliation (a call named a collection
+    /// that is not served: one may have been made a moment ago). Cheap otherwise: a stat per folder.
+    func reconcileIfChanged() {
+        reconciling.withLock {
+            if folderTimes() != reconciledFolderTime { reconcileHoldingLock() }
+        }
+    }
+
     /// Compares the folder's keychain files with the collections served and brings the second
     /// in line with the first.
     func reconcile() {
+        reconciling.withLock { reconcileHoldingLock() }
+    }
+
+    /// The modification times of the keychains folder and the login keychain's, in nanoseconds.
+    private func folderTimes() -> [Int] {
+        [folder, login.deletingLastPathComponent()].map { url in
+            var status = stat()
+            guard stat(url.path, &status) == 0 else { return -1 }
+            return status.st_mtim.tv_sec * 1_000_000_000 + status.st_mtim.tv_nsec
+        }
+    }
+
+    private func reconcileHoldingLock() {
+        // Read before the folder is: a change made while it is read moves the time again.
+        reconciledFolderTime = folderTimes()
         reconcileLogin()
         var present: [String: ServedFile] = [:]
         var order: [String] = []
@@ -258,7 +286,7 @@ final class KeychainFolderWatch: @unchecked Sendable {
             if mask & UInt32(IN_CLOSE_WRITE) != 0 {
                 // Every write to a served keychain ends with one: only a file that could not be
                 // opened is worth another look.
-                if unopenable.removeValue(forKey: name) != nil { concerns = true }
+                if reconciling.withLock({ unopenable.removeValue(forKey: name) }) != nil { concerns = true }
             } else {
                 concerns = true
             }

@@ -198,15 +198,18 @@ final class SyncSupervision: @unchecked Sendable {
     }
 
     /// Ends the supervision of `keychain` (a keychain no longer served; named as it was given
-    /// to ``supervise(_:)``, since a deleted file's links can no longer be resolved) and waits
-    /// for its child to stop.
+    /// to ``supervise(_:)``, since a deleted file's links can no longer be resolved) and tells
+    /// its child to stop. Does not wait for it (a thread of its own does, and kills it after
+    /// 5 s): this may be called while a D-Bus call is being answered.
     func stop(_ keychain: URL) {
         let file = keychain.resolvingSymlinksInPath()
         lock.lock()
         let ending = supervisors.filter { $0.keychain == file || $0.keychain == keychain }
         supervisors.removeAll { $0.keychain == file || $0.keychain == keychain }
         lock.unlock()
-        for child in ending.compactMap({ $0.beginStopping() }) { SyncSupervisor.awaitEnd(child) }
+        for child in ending.compactMap({ $0.beginStopping() }) {
+            Thread { SyncSupervisor.awaitEnd(child) }.start()
+        }
     }
 
     /// Ends every supervision, tells every child to stop, then waits for them together (at most
