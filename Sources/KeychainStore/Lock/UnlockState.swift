@@ -10,7 +10,10 @@ import Crypto
 /// With the kernel keyring, unlocking puts the class A keys in the session keyring (with the
 /// idle timeout as the key's expiry) and the class C keys in the user keyring (forgotten at
 /// reboot); every process of the user reads them from there, so one unlock serves them all and
-/// one lock locks them all. A process takes them for one call at a time: it reads them at the
+/// one lock locks them all. An unlock for all sessions (``UnlockScope/allSessions``) puts the
+/// class A keys in the user keyring too, where the user's processes outside that login
+/// (`systemd --user` services, other logins) find them; readers look in the session keyring
+/// first, then in the user keyring. A process takes them for one call at a time: it reads them at the
 /// start of every call, accepts them only if they match the keybag's check values, and drops
 /// them at the end, so a lock elsewhere leaves no class key in its memory. Without the kernel
 /// keyring, each process keeps its own state (and its keys, since nothing else holds them).
@@ -58,7 +61,11 @@ extension KeychainFile.State {
         let now = Date()
         switch unlock.sharing {
         case .kernelKeyring:
-            let unlocked = importShared(unlock.unlockedDescription, ring: .session, Keybag.unlockedClasses, serial: unlock.sessionSerial)
+            var unlocked = importShared(unlock.unlockedDescription, ring: .session, Keybag.unlockedClasses, serial: unlock.sessionSerial)
+            if unlocked.serial == nil {
+                // Not in this session: unlocked for all sessions, perhaps.
+                unlocked = importShared(unlock.unlockedDescription, ring: .user, Keybag.unlockedClasses, serial: nil)
+            }
             unlock.sessionSerial = unlocked.serial
             if unlocked.imported {
                 // Use extends the idle timeout; refreshed at most once a second to stay cheap.
@@ -118,14 +125,15 @@ extension KeychainFile.State {
         keybag.dropKeys(Keybag.passwordClasses)
     }
 
-    /// Publishes the unlocked keys to the user's other processes. Throws, having withdrawn
-    /// everything, when the kernel refuses them, rather than report an unlock that would not last
-    /// past this call.
-    func publishUnlock() throws(KeychainStoreError) {
+    /// Publishes the unlocked keys to the user's other processes: the class A keys to this
+    /// session's, or with `scope` ``UnlockScope/allSessions`` to every session's. Throws, having
+    /// withdrawn everything, when the kernel refuses them, rather than report an unlock that
+    /// would not last past this call.
+    func publishUnlock(_ scope: UnlockScope) throws(KeychainStoreError) {
         guard case .kernelKeyring = unlock.sharing else { return }
         var failure: KernelKeyring.ProbeFailure?
         if let keys = keybag.export(Keybag.unlockedClasses) {
-            switch KernelKeyring.add(unlock.unlockedDescription, keys, in: .session) {
+            switch KernelKeyring.add(unlock.unlockedDescription, keys, in: scope == .allSessions ? .user : .session) {
             case .success(let serial):
                 unlock.sessionSerial = serial
                 if let timeout = unlock.lockTimeout { KernelKeyring.setTimeout(serial, seconds: timeout) }
@@ -147,14 +155,32 @@ extension KeychainFile.State {
         }
     }
 
-    /// Withdraws the shared unlock (class A keys) from every process of the user.
+    /// Where the class A keys are shared now: for all sessions when the user keyring holds them.
+    var publishedScope: UnlockScope {
+        KernelKeyring.search(unlock.unlockedDescription, in: .user) != nil ? .allSessions : .thisSession
+    }
+
+    /// Withdraws the shared unlock (class A keys) from every process of the user: this session's,
+    /// and the one for all sessions.
     func withdrawUnlock(includingFirstUnlock: Bool) {
         guard case .kernelKeyring = unlock.sharing else { return }
         KernelKeyring.removeAll(unlock.unlockedDescription, in: .session)
+        KernelKeyring.removeAll(unlock.unlockedDescription, in: .user)
         unlock.sessionSerial = nil
         if includingFirstUnlock {
             KernelKeyring.removeAll(unlock.firstUnlockDescription, in: .user)
             unlock.firstUnlockSerial = nil
         }
     }
+}
+
+/// Which of the user's processes an unlock reaches (the class A keys; the keys kept until reboot
+/// always go to every session).
+public enum UnlockScope: Sendable {
+    /// The processes of this login session (its session keyring): the default, as on macOS,
+    /// where another login of the same user finds the keychain locked.
+    case thisSession
+    /// Every process of the user, in any session: `systemd --user` services and other logins
+    /// too, until the keychain is locked or its idle timeout passes.
+    case allSessions
 }

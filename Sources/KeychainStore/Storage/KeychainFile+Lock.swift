@@ -42,15 +42,16 @@ extension KeychainFile {
         }
     }
 
-    /// Unlocks the keychain for every process of the user.
+    /// Unlocks the keychain for every process of the user's login session, or with `scope`
+    /// ``UnlockScope/allSessions`` for every process of the user.
     ///
     /// - Throws: `errSecAuthFailed` (-25293) for a wrong password; nothing changes then.
     ///   `errSecNotAvailable` (-25291) when the kernel keyring refuses the keys (a full key
     ///   quota): the keychain then stays locked rather than unlock for this call alone.
-    public func unlock(password: String) throws(KeychainStoreError) {
+    public func unlock(password: String, scope: UnlockScope = .thisSession) throws(KeychainStoreError) {
         try withState { state throws(KeychainStoreError) in
             guard state.keybag.hasPassword else { return }
-            try state.unlockWith(passwordKey: state.passwordKey(password))
+            try state.unlockWith(passwordKey: state.passwordKey(password), scope: scope)
         }
     }
 

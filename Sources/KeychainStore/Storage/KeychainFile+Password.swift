@@ -104,7 +104,8 @@ extension KeychainFile {
             if removing {
                 state.withdrawUnlock(includingFirstUnlock: true)
             } else {
-                try state.publishUnlock()
+                // The new keys reach the processes the old ones did.
+                try state.publishUnlock(state.publishedScope)
             }
         }
     }

@@ -92,7 +92,7 @@ extension KeychainFile {
     ///   one the seal recorded (a damaged or foreign credential); `errSecAuthFailed` when the
     ///   seal is stale (the password changed since it was made); `errSecItemNotFound` when there
     ///   is no such seal. The keychain is unchanged by any of them.
-    package func unlock(sealedKey bytes: Data, seal name: String) throws(KeychainStoreError) {
+    package func unlock(sealedKey bytes: Data, seal name: String, scope: UnlockScope = .thisSession) throws(KeychainStoreError) {
         try withState { state throws(KeychainStoreError) in
             guard let record = try state.sealRecords().first(where: { $0.name == name }) else {
                 throw .init(status: SecStatus.itemNotFound, reason: "the keychain has no seal named '\(name)'")
@@ -108,14 +108,14 @@ extension KeychainFile {
             guard record.passwordParameters == state.keybag.record.passwordParameters else {
                 throw .authFailed("the seal '\(name)' is stale: the keychain's password changed after it was made; seal the keychain again")
             }
-            try state.unlockWith(passwordKey: unsealed.key)
+            try state.unlockWith(passwordKey: unsealed.key, scope: scope)
         }
     }
 }
 
 extension KeychainFile.State {
     /// Unlocks with the password key (from the password, or from a seal).
-    func unlockWith(passwordKey: SymmetricKey) throws(KeychainStoreError) {
+    func unlockWith(passwordKey: SymmetricKey, scope: UnlockScope) throws(KeychainStoreError) {
         let keys = try passwordWrappedKeys(passwordKey: passwordKey)
         try completeCheckValues(keys)
         // A keychain whose password predates presence keys gets one at its first unlock.
@@ -123,7 +123,7 @@ extension KeychainFile.State {
             _ = try presenceCredential(passwordKey: passwordKey)
         }
         for (protection, key) in keys { keybag.setKey(key, for: protection) }
-        try publishUnlock()
+        try publishUnlock(scope)
     }
 
     /// The stored seal rows (name without the prefix, stored bytes), in name order.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeychainServices
+import KeychainStore
 
 /// `unlock-keychain`: unlocks a keychain with its password.
 struct UnlockKeychain: ParsableCommand {
@@ -8,7 +9,9 @@ struct UnlockKeychain: ParsableCommand {
         commandName: "unlock-keychain",
         abstract: "Unlock a keychain.",
         discussion: """
-            Unlocks the keychain for every process of this user. Without -p the password is \
+            Unlocks the keychain for every process of this login session (every process of this \
+            user with --all-sessions: systemd --user services and other logins too, until the \
+            keychain is locked or its idle timeout passes). Without -p the password is \
             prompted for on the terminal without echo (or read as one line from standard input \
             when it is not a terminal). --password-fd N reads it as one line from the open file \
             descriptor N instead (--password-fd - from standard input), for containers and CI. \
@@ -40,6 +43,10 @@ struct UnlockKeychain: ParsableCommand {
             help: ArgumentHelp("With --sealed: a file holding the unsealed key, as systemd's LoadCredentialEncrypted= provides it.", valueName: "file"))
     var credential: String?
 
+    @Flag(name: .customLong("all-sessions"),
+          help: "Unlock for every process of this user, not only those of this login session (systemd --user services, other logins).")
+    var allSessions = false
+
     @OptionGroup var location: KeychainOption
 
     @Argument(help: ArgumentHelp("The keychain (instead of --keychain).", valueName: "keychain"))
@@ -59,6 +66,8 @@ struct UnlockKeychain: ParsableCommand {
         }
     }
 
+    private var scope: UnlockScope { allSessions ? .allSessions : .thisSession }
+
     func run() throws {
         let target = KeychainSession.targets(location.named(keychains))[0]
         let context = "SecKeychainUnlock \(target.url.path)"
@@ -66,7 +75,7 @@ struct UnlockKeychain: ParsableCommand {
         guard try KeychainAdministration.hasPassword(file, context: context) else { return }
         if sealed || sealName != nil {
             try SealedUnlock.unlock(file, target: target, name: sealName, credential: credential.map { URL(fileURLWithPath: $0) },
-                                    context: context)
+                                    scope: scope, context: context)
             return
         }
         if withoutPassword { throw CommandFailure.status(errSecAuthFailed, context, hint: "The keychain has a password; give it with -p or at the prompt.") }
@@ -78,7 +87,7 @@ struct UnlockKeychain: ParsableCommand {
                                          confirmPrompt: nil, context: context)
         }
         do throws(CommandFailure) {
-            try KeychainAdministration.unlock(file, password: secret, context: context)
+            try KeychainAdministration.unlock(file, password: secret, scope: scope, context: context)
         } catch {
             throw error.replacingHint(for: errSecAuthFailed,
                                       with: KeychainAdministration.wrongKeychainPasswordHint(target.url.path))

@@ -8,7 +8,7 @@ enum SealedUnlock {
     /// `credential` is a file holding the unsealed key (what systemd puts in
     /// `$CREDENTIALS_DIRECTORY`), tried against the seals instead of unsealing.
     static func unlock(_ file: KeychainFile, target: KeychainSession.Target, name: String?, credential: URL?,
-                       context: String) throws(CommandFailure) {
+                       scope: UnlockScope, context: String) throws(CommandFailure) {
         let seals = try KeychainAdministration.sealStatuses(file, context: context)
         let candidates = name.map { wanted in seals.filter { $0.record.name == wanted } } ?? seals
         guard !candidates.isEmpty else {
@@ -22,7 +22,7 @@ enum SealedUnlock {
         var failures: [CommandFailure] = []
         for seal in candidates {
             do throws(CommandFailure) {
-                try unlock(file, seal: seal, credential: credential, target: target, context: context)
+                try unlock(file, seal: seal, credential: credential, target: target, scope: scope, context: context)
                 return
             } catch {
                 failures.append(error)
@@ -36,7 +36,7 @@ enum SealedUnlock {
     }
 
     private static func unlock(_ file: KeychainFile, seal: KeychainFile.SealStatus, credential: URL?,
-                               target: KeychainSession.Target, context: String) throws(CommandFailure) {
+                               target: KeychainSession.Target, scope: UnlockScope, context: String) throws(CommandFailure) {
         let record = seal.record
         let reseal = "`\(Console.programName) seal-keychain --with \(record.method) --name \(record.name) --replace\(target.commandArgument)`"
         if seal.isStale && credential == nil {
@@ -56,7 +56,7 @@ enum SealedUnlock {
             }
         }
         do {
-            try file.unlock(sealedKey: bytes, seal: record.name)
+            try file.unlock(sealedKey: bytes, seal: record.name, scope: scope)
         } catch {
             let hint = error.status == errSecAuthFailed
                 ? "Unlock with the password, then seal again with \(reseal)."

@@ -39,10 +39,11 @@ enum KeychainAdministration {
         file.lock()
     }
 
-    static func unlock(_ file: KeychainFile, password: [UInt8], context: String) throws(CommandFailure) {
+    static func unlock(_ file: KeychainFile, password: [UInt8], scope: UnlockScope = .thisSession,
+                       context: String) throws(CommandFailure) {
         let password = try text(password, context: context)
         do {
-            try file.unlock(password: password)
+            try file.unlock(password: password, scope: scope)
         } catch {
             throw .engine(error, context)
         }

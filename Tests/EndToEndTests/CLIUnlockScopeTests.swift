@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// `unlock-keychain --all-sessions`: the unlock reaches the user's processes in other session
+/// keyrings (as `systemd --user` services and other logins are), which a plain unlock does not;
+/// a lock in any of them ends it for all.
+@Suite("unlock-keychain --all-sessions")
+struct CLIUnlockScopeTests {
+    /// keychainctl in a session keyring of its own, as a process outside this login is.
+    func elsewhere(_ sandbox: CLISandbox, _ arguments: [String]) throws -> CLIResult {
+        try sandbox.run(["session", "-", try CLIBinary.url().path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/keyctl"))
+    }
+
+    @Test("A plain unlock stays in its session; --all-sessions reaches every session, and a lock in one ends it")
+    func allSessionsReachesOtherSessions() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.path("scoped.keychain-db")
+        let password = "Scope-Pass-7"
+        #expect(try sandbox.run(["create-keychain", "-p", password, path]).status == 0)
+        #expect(try sandbox.run(["add-generic-password", "-a", "me", "-s", "scope", "-w", "in-scope", path]).status == 0)
+        #expect(try sandbox.run(["lock-keychain", path]).status == 0)
+        defer { _ = try? sandbox.run(["lock-keychain", path]) }
+        let status = ["show-keychain-info", "--locked-status", path]
+        let find = ["find-generic-password", "-a", "me", "-s", "scope", "-w", path]
+
+        // Unlocked in another session: that session only (it ended with its process).
+        #expect(try elsewhere(sandbox, ["unlock-keychain", "-p", password, path]).status == 0)
+        #expect(try elsewhere(sandbox, status).status == 36)
+        #expect(try sandbox.run(status).status == 36)
+
+        // For all sessions: every other session reads, this one too.
+        let unlocked = try elsewhere(sandbox, ["unlock-keychain", "--all-sessions", "-p", password, path])
+        #expect(unlocked.status == 0, "\(unlocked)")
+        #expect(try elsewhere(sandbox, find).stdout == "in-scope\n")
+        #expect(try sandbox.run(find).stdout == "in-scope\n")
+
+        // A lock anywhere locks it everywhere.
+        #expect(try elsewhere(sandbox, ["lock-keychain", path]).status == 0)
+        #expect(try sandbox.run(status).status == 36)
+        #expect(try elsewhere(sandbox, find).status != 0)
+    }
+
+    @Test("Unlocking for one session after an unlock for all sessions leaves the others unlocked (an ssh login does not lock the desktop's services)")
+    func aPlainUnlockLeavesOneForAllSessions() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.path("narrowed.keychain-db")
+        let password = "Scope-Pass-8"
+        #expect(try sandbox.run(["create-keychain", "-p", password, path]).status == 0)
+        defer { _ = try? sandbox.run(["lock-keychain", path]) }
+        #expect(try sandbox.run(["unlock-keychain", "--all-sessions", "-p", password, path]).status == 0)
+        #expect(try elsewhere(sandbox, ["show-keychain-info", "--locked-status", path]).status == 0)
+        #expect(try elsewhere(sandbox, ["unlock-keychain", "-p", password, path]).status == 0)
+        #expect(try elsewhere(sandbox, ["show-keychain-info", "--locked-status", path]).status == 0)
+        #expect(try sandbox.run(["show-keychain-info", "--locked-status", path]).status == 0)
+        // Locked from any session: locked in all.
+        #expect(try sandbox.run(["lock-keychain", path]).status == 0)
+        #expect(try elsewhere(sandbox, ["show-keychain-info", "--locked-status", path]).status == 36)
+    }
+}
