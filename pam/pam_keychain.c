@@ -70,6 +70,7 @@ enum helper_exit {
 struct options {
     int debug;
     int auto_create;
+    int all_sessions;
     const char *helper;
     int timeout;
 };
@@ -78,6 +79,7 @@ static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struc
 {
     options->debug = 0;
     options->auto_create = 0;
+    options->all_sessions = 0;
     options->helper = PAM_KEYCHAIN_HELPER;
     options->timeout = DEFAULT_TIMEOUT;
     for (int i = 0; i < argc; i++) {
@@ -86,6 +88,8 @@ static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struc
             options->debug = 1;
         } else if (strcmp(arg, "auto_create") == 0) {
             options->auto_create = 1;
+        } else if (strcmp(arg, "all_sessions") == 0) {
+            options->all_sessions = 1;
         } else if (strncmp(arg, "helper=", 7) == 0 && arg[7] == '/') {
             options->helper = arg + 7;
         } else if (strncmp(arg, "timeout=", 8) == 0) {
@@ -577,10 +581,15 @@ static void keychain_operation(pam_handle_t *pamh, const struct options *options
         free(helper);
         return;
     }
-    char *arguments[] = { (char *)"keychain-pam-helper", (char *)operation,
-                          options->auto_create ? (char *)"--create" : NULL, NULL };
-    if (strcmp(operation, "unlock") != 0)
-        arguments[2] = NULL;
+    /* unlock takes its flags; change-password none. */
+    char *arguments[5] = { (char *)"keychain-pam-helper", (char *)operation, NULL, NULL, NULL };
+    if (strcmp(operation, "unlock") == 0) {
+        size_t next = 2;
+        if (options->auto_create)
+            arguments[next++] = (char *)"--create";
+        if (options->all_sessions)
+            arguments[next++] = (char *)"--all-sessions";
+    }
     char report[MAX_REPORT];
     int status = run_helper(pamh, options, helper, &account, arguments, pieces, piece_count, report);
     account_free(&account);

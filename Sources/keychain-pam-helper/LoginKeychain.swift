@@ -20,12 +20,16 @@ struct LoginKeychain {
 
     private var path: String { url.path }
 
-    /// Unlocks the login keychain with `password`; with `create`, a missing one is created with
-    /// it as its password (and is then unlocked).
-    func unlock(password: [UInt8], create: Bool) throws(HelperExit) -> String {
+    /// Unlocks the login keychain with `password`, for `scope`; with `create`, a missing one is
+    /// created with it as its password (and is then unlocked).
+    func unlock(password: [UInt8], create: Bool, scope: UnlockScope) throws(HelperExit) -> String {
         guard exists else {
             guard create else { throw HelperExit(.nothingToDo, "no login keychain at \(path); nothing to unlock") }
-            return try createLocked(password: password)
+            let created = try createLocked(password: password)
+            guard scope == .allSessions, case .kernelKeyring = try open().unlockSharing else { return created }
+            // Setting the password unlocked it for this session; now for all of them.
+            _ = try unlock(password: password, create: false, scope: scope)
+            return created + " for all sessions"
         }
         let file = try open()
         guard file.hasPassword else { throw HelperExit(.nothingToDo, "\(path) has no password, so it is never locked; left as it is") }
@@ -33,13 +37,13 @@ struct LoginKeychain {
             throw HelperExit(.noSharedUnlock, "\(reason): an unlock here would end with this helper, so \(path) stays locked")
         }
         do {
-            try file.unlock(password: text(password))
+            try file.unlock(password: text(password), scope: scope)
         } catch where error.status == SecStatus.authFailed {
             throw HelperExit(.wrongPassword, "the login password does not open \(path) (its password differs); it stays locked")
         } catch {
             throw HelperExit(.failed, "\(path) could not be unlocked: \(error.reason)")
         }
-        return "unlocked \(path)"
+        return scope == .allSessions ? "unlocked \(path) for all sessions" : "unlocked \(path)"
     }
 
     /// Re-keys the login keychain from `old` to `new`, when `old` is its password.

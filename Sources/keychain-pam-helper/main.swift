@@ -12,7 +12,7 @@ import Musl
 // with a status the module understands (HelperExit). It is not meant to be run by hand, but
 // nothing breaks if it is:
 //
-//   keychain-pam-helper unlock [--create]     password\0 on standard input
+//   keychain-pam-helper unlock [--create] [--all-sessions]     password\0 on standard input
 //   keychain-pam-helper change-password       old\0new\0 on standard input
 
 // It holds passwords and, after an unlock, class keys: no core dump, no debugger of the user's.
@@ -26,16 +26,18 @@ func report(_ line: String) {
 func run(_ arguments: [String]) throws(HelperExit) -> String {
     let keychain = LoginKeychain()
     switch arguments {
-    case ["unlock"], ["unlock", "--create"]:
+    case let arguments where arguments.first == "unlock" && Set(arguments.dropFirst()).count == arguments.count - 1
+        && arguments.dropFirst().allSatisfy({ ["--create", "--all-sessions"].contains($0) }):
         var passwords = try SecretInput.readPasswords(count: 1)
         defer { SecretBuffer.wipe(&passwords[0]) }
-        return try keychain.unlock(password: passwords[0], create: arguments.count == 2)
+        return try keychain.unlock(password: passwords[0], create: arguments.contains("--create"),
+                                   scope: arguments.contains("--all-sessions") ? .allSessions : .thisSession)
     case ["change-password"]:
         var passwords = try SecretInput.readPasswords(count: 2)
         defer { for index in passwords.indices { SecretBuffer.wipe(&passwords[index]) } }
         return try keychain.changePassword(old: passwords[0], new: passwords[1])
     default:
-        throw HelperExit(.badInput, "usage: keychain-pam-helper unlock [--create] | change-password (passwords on standard input, each ended by a NUL byte)")
+        throw HelperExit(.badInput, "usage: keychain-pam-helper unlock [--create] [--all-sessions] | change-password (passwords on standard input, each ended by a NUL byte)")
     }
 }
 

@@ -45,6 +45,44 @@ struct PAMModuleTests {
         #expect(elsewhere[2].stdout == "status -25308\n", "when-unlocked items do not: \(elsewhere[2])")
     }
 
+    @Test("With all_sessions, a login's unlock reaches the user's processes outside it (as systemd --user services are); a lock in any ends it")
+    func allSessionsReachOtherSessions() throws {
+        let bed = try PAMTestBed()
+        try bed.createLoginKeychain()
+        try bed.writeService(options: "all_sessions")
+        let login = try bed.runSession([
+            bed.pamtester(["authenticate", "open_session"], stdin: bed.password + "\n"),
+            bed.keychainctl(["show-keychain-info", "--locked-status"]),
+        ])
+        #expect(login[0].status == 0 && login[1].status == 0, "\(login)")
+        let log = bed.log.drain()
+        #expect(log.contains { $0.contains("unlocked \(bed.loginKeychain.path) for all sessions") }, "\(log)")
+        #expect(!log.joined().contains(bed.password))
+
+        // Another session: the when-unlocked items read there too; then it locks the keychain.
+        let elsewhere = try bed.runSession([
+            bed.keychainctl(["show-keychain-info", "--locked-status"]),
+            try bed.worker(["read", "alice"]),
+            bed.keychainctl(["lock-keychain"]),
+        ])
+        #expect(elsewhere[0].status == 0, "unlocked in another session: \(elsewhere[0])")
+        #expect(elsewhere[1].stdout == "status 0\nvalue item-secret\n", "when-unlocked items read there: \(elsewhere[1])")
+        #expect(elsewhere[2].status == 0, "\(elsewhere[2])")
+        let later = try bed.runSession([bed.keychainctl(["show-keychain-info", "--locked-status"])])
+        #expect(later[0].status == 36, "locked everywhere after the lock: \(later[0])")
+
+        // With auto_create too, the keychain made at the first login is unlocked for all sessions.
+        let fresh = try PAMTestBed()
+        try fresh.writeService(options: "auto_create all_sessions")
+        let created = try fresh.runSession([fresh.pamtester(["authenticate", "open_session"], stdin: fresh.password + "\n")])
+        #expect(created[0].status == 0, "\(created)")
+        let report = fresh.log.drain()
+        #expect(report.contains { $0.contains("created \(fresh.loginKeychain.path) with the login password, unlocked for all sessions") },
+                "\(report)")
+        let outside = try fresh.runSession([fresh.keychainctl(["show-keychain-info", "--locked-status"]), fresh.keychainctl(["lock-keychain"])])
+        #expect(outside[0].status == 0, "unlocked in another session: \(outside[0])")
+    }
+
     @Test("A wrong password fails the login as pam_unix says, and unlocks nothing")
     func wrongPassword() throws {
         let bed = try PAMTestBed()
