@@ -56,4 +56,18 @@ struct CLIUnlockScopeTests {
         #expect(try sandbox.run(["lock-keychain", path]).status == 0)
         #expect(try elsewhere(sandbox, ["show-keychain-info", "--locked-status", path]).status == 36)
     }
+
+    @Test("A password change keeps an all-sessions unlock for all sessions, and a session's stale copy does not hide it")
+    func aPasswordChangeKeepsTheScope() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.path("rekeyed.keychain-db")
+        // Creating it unlocks it in this process's session keyring: that copy goes stale below.
+        #expect(try sandbox.run(["create-keychain", "-p", "Scope-Old-1", path]).status == 0)
+        defer { _ = try? sandbox.run(["lock-keychain", path]) }
+        #expect(try elsewhere(sandbox, ["unlock-keychain", "--all-sessions", "-p", "Scope-Old-1", path]).status == 0)
+        let changed = try elsewhere(sandbox, ["set-keychain-password", "-o", "Scope-Old-1", "-p", "Scope-New-2", path])
+        #expect(changed.status == 0, "\(changed)")
+        #expect(try elsewhere(sandbox, ["show-keychain-info", "--locked-status", path]).status == 0)
+        #expect(try sandbox.run(["show-keychain-info", "--locked-status", path]).status == 0)
+    }
 }

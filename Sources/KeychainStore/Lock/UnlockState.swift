@@ -62,8 +62,9 @@ extension KeychainFile.State {
         switch unlock.sharing {
         case .kernelKeyring:
             var unlocked = importShared(unlock.unlockedDescription, ring: .session, Keybag.unlockedClasses, serial: unlock.sessionSerial)
-            if unlocked.serial == nil {
-                // Not in this session: unlocked for all sessions, perhaps.
+            if !unlocked.imported {
+                // Not (or no longer: keys from before a password change) in this session:
+                // unlocked for all sessions, perhaps.
                 unlocked = importShared(unlock.unlockedDescription, ring: .user, Keybag.unlockedClasses, serial: nil)
             }
             unlock.sessionSerial = unlocked.serial
@@ -133,6 +134,9 @@ extension KeychainFile.State {
         guard case .kernelKeyring = unlock.sharing else { return }
         var failure: KernelKeyring.ProbeFailure?
         if let keys = keybag.export(Keybag.unlockedClasses) {
+            // This session's own copy would shadow the one for all sessions (and be stale after
+            // a password change).
+            if scope == .allSessions { KernelKeyring.removeAll(unlock.unlockedDescription, in: .session) }
             switch KernelKeyring.add(unlock.unlockedDescription, keys, in: scope == .allSessions ? .user : .session) {
             case .success(let serial):
                 unlock.sessionSerial = serial
