@@ -11,12 +11,12 @@ import Crypto
 /// idle timeout as the key's expiry) and the class C keys in the user keyring (forgotten at
 /// reboot); every process of the user reads them from there, so one unlock serves them all and
 /// one lock locks them all. An unlock for all sessions (``UnlockScope/allSessions``) puts the
-/// class A keys in the user keyring too, where the user's processes outside that login
+/// class A keys in the user keyring instead, where the user's processes outside that login
 /// (`systemd --user` services, other logins) find them; readers look in the session keyring
-/// first, then in the user keyring. A process takes them for one call at a time: it reads them at the
-/// start of every call, accepts them only if they match the keybag's check values, and drops
-/// them at the end, so a lock elsewhere leaves no class key in its memory. Without the kernel
-/// keyring, each process keeps its own state (and its keys, since nothing else holds them).
+/// first, then in the user keyring. A process takes them for one call at a time: it reads them
+/// at the start of every call, accepts them only if they match the keybag's check values, and
+/// drops them at the end, so a lock elsewhere leaves no class key in its memory. Without the
+/// kernel keyring, each process keeps its own state (and its keys, since nothing else holds them).
 struct UnlockState {
     enum Sharing: Equatable, Sendable {
         case kernelKeyring
