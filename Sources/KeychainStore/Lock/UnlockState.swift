@@ -26,7 +26,9 @@ struct UnlockState {
     let sharing: Sharing
     let unlockedDescription: String
     let firstUnlockDescription: String
-    var sessionSerial: Int32?
+    /// The serial of the class A keys' key last read or written, in the session keyring or (for
+    /// an unlock for all sessions) the user keyring: read by serial, it spares a search.
+    var unlockedSerial: Int32?
     var firstUnlockSerial: Int32?
     /// Idle timeout in seconds; nil locks only on request.
     var lockTimeout: UInt32?
@@ -61,16 +63,16 @@ extension KeychainFile.State {
         let now = Date()
         switch unlock.sharing {
         case .kernelKeyring:
-            var unlocked = importShared(unlock.unlockedDescription, ring: .session, Keybag.unlockedClasses, serial: unlock.sessionSerial)
+            var unlocked = importShared(unlock.unlockedDescription, ring: .session, Keybag.unlockedClasses, serial: unlock.unlockedSerial)
             if !unlocked.imported {
                 // Not (or no longer: keys from before a password change) in this session:
                 // unlocked for all sessions, perhaps.
                 unlocked = importShared(unlock.unlockedDescription, ring: .user, Keybag.unlockedClasses, serial: nil)
             }
-            unlock.sessionSerial = unlocked.serial
+            unlock.unlockedSerial = unlocked.serial
             if unlocked.imported {
                 // Use extends the idle timeout; refreshed at most once a second to stay cheap.
-                if let timeout = unlock.lockTimeout, let serial = unlock.sessionSerial,
+                if let timeout = unlock.lockTimeout, let serial = unlock.unlockedSerial,
                    now.timeIntervalSince(unlock.lastTimeoutRefresh) > 1 {
                     KernelKeyring.setTimeout(serial, seconds: timeout)
                     unlock.lastTimeoutRefresh = now
@@ -139,7 +141,7 @@ extension KeychainFile.State {
             if scope == .allSessions { KernelKeyring.removeAll(unlock.unlockedDescription, in: .session) }
             switch KernelKeyring.add(unlock.unlockedDescription, keys, in: scope == .allSessions ? .user : .session) {
             case .success(let serial):
-                unlock.sessionSerial = serial
+                unlock.unlockedSerial = serial
                 if let timeout = unlock.lockTimeout { KernelKeyring.setTimeout(serial, seconds: timeout) }
                 unlock.lastTimeoutRefresh = Date()
             case .failure(let refusal):
@@ -170,7 +172,7 @@ extension KeychainFile.State {
         guard case .kernelKeyring = unlock.sharing else { return }
         KernelKeyring.removeAll(unlock.unlockedDescription, in: .session)
         KernelKeyring.removeAll(unlock.unlockedDescription, in: .user)
-        unlock.sessionSerial = nil
+        unlock.unlockedSerial = nil
         if includingFirstUnlock {
             KernelKeyring.removeAll(unlock.firstUnlockDescription, in: .user)
             unlock.firstUnlockSerial = nil

@@ -82,7 +82,7 @@ extension KeychainFile {
             }
             state.keybag.replaceRecord(written)
             state.unlock.lockTimeout = value
-            if let value, let serial = state.unlock.sessionSerial { KernelKeyring.setTimeout(serial, seconds: value) }
+            if let value, let serial = state.unlock.unlockedSerial { KernelKeyring.setTimeout(serial, seconds: value) }
         }
     }
 
