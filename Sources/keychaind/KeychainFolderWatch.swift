@@ -173,22 +173,28 @@ final class KeychainFolderWatch: @unchecked Sendable {
         let served = Set(service.servedCollections.map(\.name))
         for name in order where !served.contains(name) {
             let file = present[name]!
-            let fileName = file.url.lastPathComponent
-            if unopenable[fileName] == file.identity { continue }
-            let opened: KeychainFile
-            do throws(KeychainStoreError) {
-                opened = try KeychainFile.open(at: file.url, create: false)
-            } catch {
-                unopenable[fileName] = file.identity
-                logger.warning("a keychain could not be opened; not served", metadata: ["path": "\(file.url.path)", "status": "\(error.status)"])
-                continue
-            }
-            unopenable[fileName] = nil
-            guard service.serve(KeychainCollection(file: opened, label: name), named: name) else { continue }
-            servedFiles[name] = file
-            syncing?.supervise(file.url)
-            logger.info("serving a keychain of the folder", metadata: ["collection": "\(name)"])
+            if serve(file, as: name, label: name) { servedFiles[name] = file }
         }
+    }
+
+    /// Opens `file` and serves it as `name`, with its sync; false (and nothing served) when it
+    /// does not open (reported once per file, until it changes) or the name was taken meanwhile.
+    private func serve(_ file: ServedFile, as name: String, label: String) -> Bool {
+        let fileName = file.url.lastPathComponent
+        if unopenable[fileName] == file.identity { return false }
+        let opened: KeychainFile
+        do throws(KeychainStoreError) {
+            opened = try KeychainFile.open(at: file.url, create: false)
+        } catch {
+            unopenable[fileName] = file.identity
+            logger.warning("a keychain could not be opened; not served", metadata: ["path": "\(file.url.path)", "status": "\(error.status)"])
+            return false
+        }
+        unopenable[fileName] = nil
+        guard service.serve(KeychainCollection(file: opened, label: label), named: name) else { return false }
+        syncing?.supervise(file.url)
+        logger.info("serving a keychain", metadata: ["collection": "\(name)", "path": "\(file.url.path)"])
+        return true
     }
 
     /// Withdraws the login collection when its file was deleted or replaced, and serves the
@@ -209,39 +215,27 @@ final class KeychainFolderWatch: @unchecked Sendable {
             logger.notice(now == nil ? "the login keychain was deleted; not served until it exists again"
                                      : "the login keychain was replaced; serving its new file")
         }
-        guard let now, unopenable[login.lastPathComponent] != now else { return }
-        let opened: KeychainFile
-        do throws(KeychainStoreError) {
-            opened = try KeychainFile.open(at: login, create: false)
-        } catch {
-            unopenable[login.lastPathComponent] = now
-            logger.warning("the login keychain could not be opened; not served", metadata: ["path": "\(login.path)", "status": "\(error.status)"])
-            return
+        guard let now else { return }
+        if serve(ServedFile(url: login, identity: now), as: SecretServiceNames.loginCollection, label: SecretServiceNames.loginLabel) {
+            loginIdentity = now
         }
-        unopenable[login.lastPathComponent] = nil
-        guard service.serve(KeychainCollection(file: opened, label: SecretServiceNames.loginLabel),
-                            named: SecretServiceNames.loginCollection) else { return }
-        loginIdentity = now
-        syncing?.supervise(login)
-        logger.info("serving the login keychain again", metadata: ["keychain": "\(login.path)"])
     }
 
     // MARK: Watching
 
     private func watch() {
+        defer { close(watchFD) }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            guard wait(timeout: -1) else { break }
-            guard var due = readEvents(&buffer) else { break }
+        while wait(timeout: -1) {
+            guard var due = readEvents(&buffer) else { return }
             // Let the burst settle, then reconcile once.
             while wait(timeout: Self.settleMilliseconds) {
                 guard let more = readEvents(&buffer) else { return }
                 due = due || more
             }
-            if stopRequested { break }
+            if stopRequested { return }
             if due { reconcile() }
         }
-        close(watchFD)
     }
 
     private var stopRequested: Bool {
