@@ -11,12 +11,18 @@ struct CLIUnlockScopeTests {
         try sandbox.run(["session", "-", try CLIBinary.url().path] + arguments, executable: URL(fileURLWithPath: "/usr/bin/keyctl"))
     }
 
+    /// A new keychain with `password` (unlocked in this process's session by its creation).
+    func keychain(_ sandbox: CLISandbox, _ name: String, _ password: String) throws -> String {
+        let path = sandbox.path(name)
+        try #require(try sandbox.run(["create-keychain", "-p", password, path]).status == 0)
+        return path
+    }
+
     @Test("A plain unlock stays in its session; --all-sessions reaches every session, and a lock in one ends it")
     func allSessionsReachesOtherSessions() throws {
         let sandbox = try CLISandbox()
-        let path = sandbox.path("scoped.keychain-db")
         let password = "Scope-Pass-7"
-        #expect(try sandbox.run(["create-keychain", "-p", password, path]).status == 0)
+        let path = try keychain(sandbox, "scoped.keychain-db", password)
         #expect(try sandbox.run(["add-generic-password", "-a", "me", "-s", "scope", "-w", "in-scope", path]).status == 0)
         #expect(try sandbox.run(["lock-keychain", path]).status == 0)
         defer { _ = try? sandbox.run(["lock-keychain", path]) }
@@ -43,9 +49,8 @@ struct CLIUnlockScopeTests {
     @Test("Unlocking for one session after an unlock for all sessions leaves the others unlocked (an ssh login does not lock the desktop's services)")
     func aPlainUnlockLeavesOneForAllSessions() throws {
         let sandbox = try CLISandbox()
-        let path = sandbox.path("narrowed.keychain-db")
         let password = "Scope-Pass-8"
-        #expect(try sandbox.run(["create-keychain", "-p", password, path]).status == 0)
+        let path = try keychain(sandbox, "narrowed.keychain-db", password)
         defer { _ = try? sandbox.run(["lock-keychain", path]) }
         #expect(try sandbox.run(["unlock-keychain", "--all-sessions", "-p", password, path]).status == 0)
         #expect(try elsewhere(sandbox, ["show-keychain-info", "--locked-status", path]).status == 0)
@@ -60,9 +65,8 @@ struct CLIUnlockScopeTests {
     @Test("A password change keeps an all-sessions unlock for all sessions, and a session's stale copy does not hide it")
     func aPasswordChangeKeepsTheScope() throws {
         let sandbox = try CLISandbox()
-        let path = sandbox.path("rekeyed.keychain-db")
         // Creating it unlocks it in this process's session keyring: that copy goes stale below.
-        #expect(try sandbox.run(["create-keychain", "-p", "Scope-Old-1", path]).status == 0)
+        let path = try keychain(sandbox, "rekeyed.keychain-db", "Scope-Old-1")
         defer { _ = try? sandbox.run(["lock-keychain", path]) }
         #expect(try elsewhere(sandbox, ["unlock-keychain", "--all-sessions", "-p", "Scope-Old-1", path]).status == 0)
         let changed = try elsewhere(sandbox, ["set-keychain-password", "-o", "Scope-Old-1", "-p", "Scope-New-2", path])
