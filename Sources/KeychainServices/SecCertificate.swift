@@ -101,7 +101,7 @@ extension SecCertificate: SecurityObject {
 ///   - allocator: ignored; pass nil or `kCFAllocatorDefault`.
 ///   - data: a DER-encoded X.509 certificate (PEM is not accepted, as on Apple platforms).
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
-    SecCertificate(der: data as Data)
+    SecCertificate(der: data.copiedBytes)
 }
 
 /// The certificate's DER encoding.

@@ -36,7 +36,7 @@ public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ it
     let passphrase = passphraseValue as? String ?? ""
     let contents: PKCS12Contents
     do {
-        contents = try PKCS12Parser.parse(pkcs12_data as Data, password: passphrase)
+        contents = try PKCS12Parser.parse(pkcs12_data.copiedBytes, password: passphrase)
     } catch {
         return error.status
     }

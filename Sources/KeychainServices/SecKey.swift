@@ -101,7 +101,7 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMut
 /// and class (`kSecAttrKeyClass`); the data is ANSI X9.63 for EC keys (`04 ‖ X ‖ Y`, followed by
 /// the scalar for a private key) and PKCS#1 DER for RSA keys.
 public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
-    KeyCalls.run(error) { () throws(KeyError) in try KeyGeneration.createWithData(Data(referencing: keyData), attributes) }
+    KeyCalls.run(error) { () throws(KeyError) in try KeyGeneration.createWithData(keyData.copiedBytes, attributes) }
 }
 
 /// The public key of a key pair (for a public key: the key itself).
@@ -138,7 +138,7 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
-        try KeyOperations.sign(key, algorithm, Data(referencing: dataToSign)) as NSData
+        try KeyOperations.sign(key, algorithm, dataToSign.copiedBytes) as NSData
     }
 }
 
@@ -148,7 +148,7 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
     KeyCalls.run(error) { () throws(KeyError) -> Bool in
-        try KeyOperations.verify(key, algorithm, Data(referencing: signedData), Data(referencing: signature))
+        try KeyOperations.verify(key, algorithm, signedData.copiedBytes, signature.copiedBytes)
         return true
     } ?? false
 }
@@ -158,7 +158,7 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
-        try KeyOperations.encrypt(key, algorithm, Data(referencing: plaintext)) as NSData
+        try KeyOperations.encrypt(key, algorithm, plaintext.copiedBytes) as NSData
     }
 }
 
@@ -166,7 +166,7 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
-        try KeyOperations.decrypt(key, algorithm, Data(referencing: ciphertext)) as NSData
+        try KeyOperations.decrypt(key, algorithm, ciphertext.copiedBytes) as NSData
     }
 }
 

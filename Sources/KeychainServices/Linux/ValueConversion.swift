@@ -10,9 +10,7 @@ enum ValueConversion {
     /// dictionary) is copied in one go: the general bridging cast reads it byte by byte here.
     static func data(_ value: Any) -> Data? {
         if type(of: value) == Data.self { return value as? Data }
-        if let object = value as? NSData {
-            return object.length == 0 ? Data() : Data(bytes: object.bytes, count: object.length)
-        }
+        if let object = value as? NSData { return object.copiedBytes }
         return value as? Data
     }
 
