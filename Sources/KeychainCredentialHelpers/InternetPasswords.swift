@@ -38,9 +38,9 @@ enum InternetPasswords {
         if status == errSecItemNotFound { return [] }
         guard status == errSecSuccess else { throw failure(status, "search") }
         let dictionaries: [[String: Any]]
-        if let many = result as? [[String: Any]] {
+        if let many = ResultObjects.dictionaries(result) {
             dictionaries = many
-        } else if let one = result as? [String: Any] {
+        } else if let one = ResultObjects.dictionary(result) {
             dictionaries = [one]
         } else {
             dictionaries = []

@@ -17,7 +17,7 @@ extension Keychain {
             // An item added without data comes back as success with no result (Apple); it
             // holds the empty value.
             guard let result else { return Data() }
-            guard let data = result as? Data else { throw KeychainKitError.unexpectedResult(operation: "reading a value") }
+            guard let data = ResultObjects.data(result) else { throw KeychainKitError.unexpectedResult(operation: "reading a value") }
             return data
         case errSecItemNotFound:
             return nil
@@ -37,9 +37,9 @@ extension Keychain {
         switch status {
         case errSecSuccess:
             let dictionaries: [[String: Any]]
-            if let array = result as? [[String: Any]] {
+            if let array = ResultObjects.dictionaries(result) {
                 dictionaries = array
-            } else if let single = result as? [String: Any] {
+            } else if let single = ResultObjects.dictionary(result) {
                 dictionaries = [single]
             } else {
                 throw KeychainKitError.unexpectedResult(operation: "listing items")

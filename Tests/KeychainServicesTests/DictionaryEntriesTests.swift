@@ -4,9 +4,9 @@ import Foundation
 import Testing
 @testable import KeychainServices
 
-/// `NSDictionary.entries` reads the stored objects itself (to copy data in one step); every value
-/// must come out as Foundation's own enumeration gives it, or callers' dictionaries would parse
-/// differently.
+/// `NSDictionary.entries` and `ResultObjects` read the stored objects themselves (to copy data in
+/// one step); every value must come out as Foundation's own enumeration and casts give it, or
+/// callers' dictionaries would parse, and results read, differently.
 @Suite struct DictionaryEntriesTests {
     private struct PlainValue: Equatable { let number: Int }
 
@@ -59,6 +59,35 @@ import Testing
     @Test func anEmptyDictionaryHasNoEntries() {
         #expect(NSDictionary().entries.isEmpty)
         #expect(NSMutableDictionary().entries.isEmpty)
+    }
+
+    @Test func resultObjectsReadAsTheCastsDo() throws {
+        let secret = Data((0..<2_000).map { UInt8($0 % 251) })
+        let one: [String: Any] = ["v_Data": secret, "acct": "ivan", "sync": false, "mdat": Date(timeIntervalSince1970: 9)]
+        let many: [[String: Any]] = [one, ["v_Data": Data(), "svce": "web"]]
+        let bridgedOne: AnyObject = one as NSDictionary, bridgedMany: AnyObject = many as NSArray
+        #expect(try #require(bridgedMany as? NSArray).storedObjects()?.count == 2)
+
+        #expect(ResultObjects.data(secret as NSData) == secret)
+        #expect(ResultObjects.data(NSData()) == Data())
+        #expect(ResultObjects.data("text" as NSString) == nil)
+        #expect(ResultObjects.data(nil) == nil)
+
+        let readOne = try #require(ResultObjects.dictionary(bridgedOne))
+        #expect(described(readOne.map { ($0.key, $0.value) }) == described(try #require(bridgedOne as? [String: Any]).map { ($0.key, $0.value) }))
+        #expect(readOne["v_Data"] as? Data == secret)
+        #expect(ResultObjects.dictionary(bridgedMany) == nil)
+        #expect(ResultObjects.dictionary(NSMutableDictionary(dictionary: [NSNumber(value: 1): "x"])) == nil)
+
+        let readMany = try #require(ResultObjects.dictionaries(bridgedMany))
+        let castMany = try #require(bridgedMany as? [[String: Any]])
+        #expect(readMany.count == castMany.count)
+        for (read, cast) in zip(readMany, castMany) {
+            #expect(described(read.map { ($0.key, $0.value) }) == described(cast.map { ($0.key, $0.value) }))
+        }
+        #expect(ResultObjects.dictionaries(bridgedOne) == nil)
+        #expect(ResultObjects.dictionaries(["not a dictionary"] as NSArray) == nil)
+        #expect(ResultObjects.dictionaries(NSArray())?.isEmpty == true)
     }
 
     @Test func copiedBytesAreTheBytes() {

@@ -23,7 +23,7 @@ enum CertificateSearch {
                                           kSecReturnRef as String: true, kSecReturnAttributes as String: true,
                                           kSecMatchLimit as String: kSecMatchLimitAll] as CFDictionary, &result)
         guard status == errSecSuccess else { return (status, []) }
-        let found = (result as? [[String: Any]] ?? []).compactMap { attributes -> Found? in
+        let found = (ResultObjects.dictionaries(result) ?? []).compactMap { attributes -> Found? in
             if let certificate = attributes[kSecValueRef as String] as? SecCertificate { return Found(certificate: certificate, attributes: attributes) }
             guard let identity = attributes[kSecValueRef as String] as? SecIdentity else { return nil }
             var certificate: SecCertificate?

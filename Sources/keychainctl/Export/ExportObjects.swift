@@ -94,6 +94,6 @@ enum ExportObjects {
         let status = SecItemCopyMatching(query as CFDictionary, &result)
         if status == errSecItemNotFound { return [] }
         guard status == errSecSuccess else { throw CommandFailure.status(status, "SecItemCopyMatching") }
-        return result as? [[String: Any]] ?? []
+        return ResultObjects.dictionaries(result) ?? []
     }
 }

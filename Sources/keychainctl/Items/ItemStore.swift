@@ -26,7 +26,7 @@ enum ItemStore {
         let status = SecItemCopyMatching(request as CFDictionary, &result)
         if status == errSecItemNotFound { return nil }
         guard status == errSecSuccess else { throw .status(status, context) }
-        guard let dictionary = result as? NSDictionary else { throw .status(errSecInternal, context) }
+        guard let dictionary = ResultObjects.dictionary(result) else { throw .status(errSecInternal, context) }
         return found(dictionary)
     }
 
@@ -41,8 +41,8 @@ enum ItemStore {
         let status = SecItemCopyMatching(request as CFDictionary, &result)
         if status == errSecItemNotFound { return [] }
         guard status == errSecSuccess else { throw .status(status, context) }
-        guard let array = result as? NSArray else { throw .status(errSecInternal, context) }
-        return array.compactMap { ($0 as? NSDictionary).map(found) }
+        guard let array = ResultObjects.dictionaries(result) else { throw .status(errSecInternal, context) }
+        return array.map(found)
     }
 
     static func add(_ attributes: [String: Any], secret: Data, context: String) throws(CommandFailure) {
@@ -68,11 +68,8 @@ enum ItemStore {
         guard status == errSecSuccess else { throw .status(status, context) }
     }
 
-    private static func found(_ dictionary: NSDictionary) -> Found {
-        var attributes: [String: Any] = [:]
-        for (key, value) in dictionary {
-            if let key = key as? String { attributes[key] = value }
-        }
+    private static func found(_ attributes: [String: Any]) -> Found {
+        var attributes = attributes
         let reference = attributes.removeValue(forKey: kSecValuePersistentRef as String) as? Data ?? Data()
         let secret = attributes.removeValue(forKey: kSecValueData as String) as? Data
         return Found(attributes: attributes, reference: reference, secret: secret)
