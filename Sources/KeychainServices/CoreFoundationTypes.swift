@@ -1,10 +1,13 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 public import Foundation
 
-// Linux has no CoreFoundation names in Swift. Apple-style keychain code uses a handful of them, so
-// they are declared here as aliases of the Foundation classes that play the same role. With these,
-// `query as CFDictionary`, `var result: CFTypeRef?`, `result as? Data`, `"x" as CFString` and
-// `kCFBooleanTrue!` compile unchanged. CoreFoundation itself is never imported.
+// Linux's CoreFoundation module is not bridged to Foundation as Apple's is (its CFDictionary is
+// not an NSDictionary), so Apple-style keychain code would not compile against it. The handful of
+// names that code uses are declared here as aliases of the Foundation classes that play the same
+// role. With these, `query as CFDictionary`, `var result: CFTypeRef?`, `result as? Data`,
+// `"x" as CFString` and `kCFBooleanTrue!` compile unchanged. CoreFoundation itself is imported
+// only internally, by the two files that read Foundation's objects as stored
+// (`NSDictionary+Entries.swift`, `ResultObjects.swift`), and never reaches callers.
 
 /// Any CoreFoundation object: here, any class instance.
 public typealias CFTypeRef = AnyObject

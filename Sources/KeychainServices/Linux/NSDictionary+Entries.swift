@@ -54,13 +54,29 @@ extension NSDictionary {
         if let data = object as? NSData { return data.copiedBytes }
         // Strings, most keys and values, by a class check: the protocol cast below costs ~1k.
         if let string = object as? NSString { return string._bridgeToAny() }
-        if object === kCFBooleanTrue { return true }
-        if object === kCFBooleanFalse { return false }
+        if object === CoreFoundation.kCFBooleanTrue { return true }
+        if object === CoreFoundation.kCFBooleanFalse { return false }
         if let bridgeable = object as? any _StructBridgeable { return bridgeable._bridgeToAny() }
         // Objects Foundation hands out as they are: numbers, null, and this module's own.
         if object is NSNumber || object is NSNull || object is SecKey || object is SecCertificate
             || object is SecIdentity || object is SecAccessControl || object is SecPolicy { return object }
         return nil
+    }
+}
+
+/// A dictionary's entries as ``NSDictionary/entries`` reads them: a SecItem call reads its
+/// dictionaries once and hands the entries to each of its checks.
+typealias DictionaryEntries = [(key: Any, value: Any)]
+
+extension Array where Element == (key: Any, value: Any) {
+    /// The value under the string key `name`, as `NSDictionary.object(forKey:)` would find it.
+    func value(forKey name: String) -> Any? {
+        first { $0.key as? String == name }?.value
+    }
+
+    /// Whether a key is one of `names`.
+    func containsKey(in names: Set<String>) -> Bool {
+        contains { ($0.key as? String).map(names.contains) ?? false }
     }
 }
 

@@ -16,15 +16,15 @@ enum QueryParser {
     /// inet's extra secret fields, which Security only lets entitled callers write.
     static let entitledInternetFields: Set<String> = ["binn", "bini", "bin0", "bin1", "bin2", "bin3"]
 
-    static func parse(_ dictionary: NSDictionary, for operation: Operation) throws(StatusError) -> ParsedQuery {
+    static func parse(_ dictionaryEntries: DictionaryEntries, for operation: Operation) throws(StatusError) -> ParsedQuery {
         var query = ParsedQuery()
         var entries: [(String, Any)] = []
-        entries.reserveCapacity(dictionary.count)
+        entries.reserveCapacity(dictionaryEntries.count)
         // A key that is not a string fails when it is read, after the class and the size
         // checks: a number is looked up as an attribute (errSecNoSuchAttr), anything else is
         // errSecParam.
         var badKey: StatusError?
-        for (key, value) in dictionary.entries {
+        for (key, value) in dictionaryEntries {
             guard let key = key as? String else {
                 if badKey == nil { badKey = StatusError(key is NSNumber ? errSecNoSuchAttr : errSecParam) }
                 continue
@@ -34,7 +34,7 @@ enum QueryParser {
         query.requestClass = try resolveClass(entries, &query)
         // Security sizes the query before reading any key, so an oversized dictionary is
         // errSecParam whatever else is wrong with it.
-        let otherKeys = dictionary.count - entries.count
+        let otherKeys = dictionaryEntries.count - entries.count
         // The exact size looks every key up in the class's schema; a query within the limit even
         // if every key counted (the usual few-key query) needs no look-up: the size never exceeds
         // the schema's count plus the keys.
@@ -301,11 +301,11 @@ enum QueryParser {
     /// is looked up as a class attribute, so `class`, return, match and use keys are
     /// `errSecNoSuchAttr`; `v_Data` is the new secret; `musr`, `nleg`, `persistref` and
     /// `sync = syna` are ignored.
-    static func parseChanges(_ dictionary: NSDictionary, for requestClass: RequestClass) throws(StatusError) -> (attributes: [String: AttributeValue], secret: Data?, accessControl: SecAccessControl?) {
+    static func parseChanges(_ changes: DictionaryEntries, for requestClass: RequestClass) throws(StatusError) -> (attributes: [String: AttributeValue], secret: Data?, accessControl: SecAccessControl?) {
         var attributes: [String: AttributeValue] = [:]
         var secret: Data?
         var accessControl: SecAccessControl?
-        for (rawKey, value) in dictionary.entries {
+        for (rawKey, value) in changes {
             guard let key = rawKey as? String else { throw StatusError(errSecParam) }
             switch key {
             case AttributeName.multiUser, "nleg", AttributeName.persistentReference: continue

@@ -14,8 +14,9 @@ extension SecItemImplementation {
             try requireAccessGroups(context.identity)
             var items: [NewItem] = []
             for dictionary in dictionaries {
-                if containsAny(dictionary, entitledOnAdd) { throw StatusError(errSecMissingEntitlement) }
-                let query = try QueryParser.parse(dictionary, for: .add)
+                let entries = dictionary.entries
+                if entries.containsKey(in: entitledOnAdd) { throw StatusError(errSecMissingEntitlement) }
+                let query = try QueryParser.parse(entries, for: .add)
                 if query.isAuthenticationSkip { throw StatusError(errSecParam) }
                 if let reference = query.persistentReference, reference.identity == nil { throw StatusError(errSecParam) }
                 // As SecItemAdd: search keys make the add a no-op that succeeds.

@@ -7,12 +7,13 @@ import KeychainStore
 /// throws out or traps on bad input.
 enum SecItemImplementation {
     static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        if let status = IdentityDecomposition.add(dictionary, result) { return status }
+        let entries = dictionary.entries
+        if let status = IdentityDecomposition.add(dictionary, entries, result) { return status }
         return run {
-            if containsAny(dictionary, entitledOnAdd) { throw StatusError(errSecMissingEntitlement) }
+            if entries.containsKey(in: entitledOnAdd) { throw StatusError(errSecMissingEntitlement) }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
-            let query = try QueryParser.parse(dictionary, for: .add)
+            let query = try QueryParser.parse(entries, for: .add)
             if query.isAuthenticationSkip { throw StatusError(errSecParam) }
             if let reference = query.persistentReference, reference.identity == nil { throw StatusError(errSecParam) }
             // Matches Security: a search key or kSecUseItemList makes SecItemAdd return success
@@ -33,11 +34,12 @@ enum SecItemImplementation {
     }
 
     static func copyMatching(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
-        if let status = IdentityDecomposition.copyMatching(dictionary, result) { return status }
+        let entries = dictionary.entries
+        if let status = IdentityDecomposition.copyMatching(dictionary, entries, result) { return status }
         return run {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
-            let query = try QueryParser.parse(dictionary, for: .copyMatching)
+            let query = try QueryParser.parse(entries, for: .copyMatching)
             if query.useItemList { throw StatusError(errSecParam) }
             if let reference = query.persistentReference {
                 // A persistent reference names one item: no other attribute may narrow it.
@@ -88,15 +90,17 @@ enum SecItemImplementation {
     }
 
     static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
-        if let status = IdentityDecomposition.update(dictionary, changes) { return status }
+        let entries = dictionary.entries
+        if let status = IdentityDecomposition.update(dictionary, entries, changes) { return status }
+        let changeEntries = changes.entries
         return run {
-            if containsAny(dictionary, entitledInUpdateQuery) || containsAny(changes, entitledInUpdateChanges) {
+            if entries.containsKey(in: entitledInUpdateQuery) || changeEntries.containsKey(in: entitledInUpdateChanges) {
                 throw StatusError(errSecMissingEntitlement)
             }
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
-            try checkExplicitWriteGroup(dictionary, context.identity)
-            let query = try QueryParser.parse(dictionary, for: .update)
+            try checkExplicitWriteGroup(entries, context.identity)
+            let query = try QueryParser.parse(entries, for: .update)
             // On iOS, return keys set to true in an update's query are errSecParam.
             if query.returnsAnything || !query.matchKeys.isEmpty || query.limit != nil || query.useItemList
                 || query.isAuthenticationSkip { throw StatusError(errSecParam) }
@@ -104,7 +108,7 @@ enum SecItemImplementation {
                 if !query.attributes.isEmpty { throw StatusError(errSecParam) }
                 throw StatusError(errSecItemNotFound)
             }
-            let parsedChanges = try QueryParser.parseChanges(changes, for: query.requestClass)
+            let parsedChanges = try QueryParser.parseChanges(changeEntries, for: query.requestClass)
             try checkAuthenticationContext(query)
             guard case .table(let itemClass) = query.requestClass else { throw StatusError(errSecItemNotFound) }
             // A new access control replaces the old; a new accessibility alone drops it, as on
@@ -123,18 +127,19 @@ enum SecItemImplementation {
     }
 
     static func delete(_ dictionary: NSDictionary) -> OSStatus {
-        if let status = IdentityDecomposition.delete(dictionary) { return status }
+        let entries = dictionary.entries
+        if let status = IdentityDecomposition.delete(dictionary, entries) { return status }
         return run {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
-            try checkExplicitWriteGroup(dictionary, context.identity)
-            let query = try QueryParser.parse(dictionary, for: .delete)
+            try checkExplicitWriteGroup(entries, context.identity)
+            let query = try QueryParser.parse(entries, for: .delete)
             // Delete always acts on every match. iOS's keychain refuses every search key here,
             // kSecMatchLimitAll included; macOS's accepts kSecMatchLimitAll, and code written for
             // macOS (wrapper libraries on every non-iOS platform) sends it, so it is taken to mean
             // what delete does anyway. Any other limit would promise fewer deletions than happen.
             if !query.matchKeys.isEmpty || query.isAuthenticationSkip { throw StatusError(errSecParam) }
-            if query.limit != nil && !limitIsNamedAll(dictionary) { throw StatusError(errSecParam) }
+            if query.limit != nil && !limitIsNamedAll(entries) { throw StatusError(errSecParam) }
             try checkAuthenticationContext(query)
             if let reference = query.persistentReference, reference.identity == nil {
                 if !query.attributes.isEmpty { throw StatusError(errSecParam) }
@@ -154,8 +159,8 @@ enum SecItemImplementation {
 
     /// Whether `kSecMatchLimit` is the constant `kSecMatchLimitAll`, not a number that the parser
     /// also reads as "all" (a negative count): only the constant is what macOS code sends.
-    private static func limitIsNamedAll(_ dictionary: NSDictionary) -> Bool {
-        (dictionary.object(forKey: "m_Limit") as? String) == "m_LimitAll"
+    private static func limitIsNamedAll(_ entries: DictionaryEntries) -> Bool {
+        (entries.value(forKey: "m_Limit") as? String) == "m_LimitAll"
     }
 
     /// An access control as the engine stores it, refused when this platform cannot honour it:
@@ -217,9 +222,6 @@ enum SecItemImplementation {
     private static let entitledInUpdateQuery: Set<String> = ["dspk", "sysb"]
     private static let entitledInUpdateChanges: Set<String> = Set(["pcss", "pcsk", "pcsi"]).union(QueryParser.entitledInternetFields)
 
-    static func containsAny(_ dictionary: NSDictionary, _ names: Set<String>) -> Bool {
-        dictionary.allKeys.contains { ($0 as? String).map(names.contains) ?? false }
-    }
 
     /// Security refuses every call from a caller that holds no access group, before it reads
     /// the dictionary (`errSecMissingEntitlement`).
@@ -231,9 +233,8 @@ enum SecItemImplementation {
     /// may write before the dictionary is parsed, so a group not held (or a value that is not a
     /// string at all) is `errSecMissingEntitlement` even when the query is otherwise wrong or
     /// would match nothing. The token group is never writable.
-    private static func checkExplicitWriteGroup(_ dictionary: NSDictionary, _ identity: ClientIdentity) throws(StatusError) {
-        // One lookup: iterating the dictionary would convert every value (the secret too).
-        guard let value = dictionary.object(forKey: AttributeName.accessGroup) else { return }
+    private static func checkExplicitWriteGroup(_ entries: DictionaryEntries, _ identity: ClientIdentity) throws(StatusError) {
+        guard let value = entries.value(forKey: AttributeName.accessGroup) else { return }
         guard let group = value as? String, group != "com.apple.token",
               identity.seesAllGroups || identity.accessGroups.contains(group) else { throw StatusError(errSecMissingEntitlement) }
     }

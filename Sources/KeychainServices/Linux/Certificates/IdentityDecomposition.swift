@@ -16,8 +16,8 @@ import KeychainStore
 enum IdentityDecomposition {
     private static let valueRef = "v_Ref", classKey = "class"
 
-    static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus? {
-        guard let identity = dictionary.object(forKey: valueRef) as? SecIdentity else { return nil }
+    static func add(_ dictionary: NSDictionary, _ entries: DictionaryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus? {
+        guard let identity = entries.value(forKey: valueRef) as? SecIdentity else { return nil }
         let partial = dictionary.mutableCopy() as? NSMutableDictionary ?? NSMutableDictionary()
         partial[valueRef] = identity.certificate
         var certificateResult: CFTypeRef?
@@ -34,8 +34,8 @@ enum IdentityDecomposition {
         return status
     }
 
-    static func delete(_ dictionary: NSDictionary) -> OSStatus? {
-        if let identity = dictionary.object(forKey: valueRef) as? SecIdentity {
+    static func delete(_ dictionary: NSDictionary, _ entries: DictionaryEntries) -> OSStatus? {
+        if let identity = entries.value(forKey: valueRef) as? SecIdentity {
             let partial = dictionary.mutableCopy() as? NSMutableDictionary ?? NSMutableDictionary()
             partial[valueRef] = identity.certificate
             var status = SecItemImplementation.delete(partial)
@@ -48,12 +48,12 @@ enum IdentityDecomposition {
             }
             return status
         }
-        guard (dictionary.object(forKey: classKey) as? String) == "idnt" else { return nil }
+        guard (entries.value(forKey: classKey) as? String) == "idnt" else { return nil }
         return bothClasses(dictionary) { SecItemImplementation.delete($0) }
     }
 
-    static func update(_ query: NSDictionary, _ changes: NSDictionary) -> OSStatus? {
-        if let identity = query.object(forKey: valueRef) as? SecIdentity {
+    static func update(_ query: NSDictionary, _ entries: DictionaryEntries, _ changes: NSDictionary) -> OSStatus? {
+        if let identity = entries.value(forKey: valueRef) as? SecIdentity {
             let partial = query.mutableCopy() as? NSMutableDictionary ?? NSMutableDictionary()
             partial[valueRef] = identity.certificate
             let status = SecItemImplementation.update(partial, changes)
@@ -61,12 +61,12 @@ enum IdentityDecomposition {
             partial[valueRef] = identity.privateKey
             return SecItemImplementation.update(partial, changes)
         }
-        guard (query.object(forKey: classKey) as? String) == "idnt" else { return nil }
+        guard (entries.value(forKey: classKey) as? String) == "idnt" else { return nil }
         return bothClasses(query) { SecItemImplementation.update($0, changes) }
     }
 
-    static func copyMatching(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus? {
-        guard let identity = dictionary.object(forKey: valueRef) as? SecIdentity else { return nil }
+    static func copyMatching(_ dictionary: NSDictionary, _ entries: DictionaryEntries, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus? {
+        guard let identity = entries.value(forKey: valueRef) as? SecIdentity else { return nil }
         let query = dictionary.mutableCopy() as? NSMutableDictionary ?? NSMutableDictionary()
         query.removeObject(forKey: valueRef)
         query[classKey] = "idnt"
