@@ -6,7 +6,8 @@ import FuzzSupport
 /// The query-dictionary parser on dictionaries built from the fuzzer's bytes: keys from the
 /// whole kSec vocabulary (and strings, numbers and data that are not keys), values of every type
 /// a caller can pass (strings, data, integers, reals, booleans, dates, null, arrays, nested
-/// dictionaries, access-control objects). Each dictionary is parsed for SecItemAdd,
+/// dictionaries, access-control objects). Each dictionary is read once (`NSDictionary.entries`,
+/// as the SecItem calls read it) and parsed for SecItemAdd,
 /// SecItemCopyMatching, SecItemUpdate and SecItemDelete, and read as the attributes of an update
 /// for every class. A crash or a sanitizer report is a finding; a status is not.
 /// The program's entry point under SwiftPM (see ``runFuzzer(_:_:_:)``).
@@ -18,13 +19,15 @@ public func fuzzQueryParserMain(_ argc: CInt, _ argv: UnsafeMutablePointer<Unsaf
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzQueryParser(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
-    let dictionary = QueryBuilder.dictionary(&input, depth: 0)
+    // Read as the SecItem calls read it: from Foundation's storage, or through Foundation's
+    // enumeration when it holds what only Foundation can unwrap.
+    let entries = QueryBuilder.dictionary(&input, depth: 0).entries
     for operation in [Operation.add, .copyMatching, .update, .delete] {
-        _ = try? QueryParser.parse(dictionary, for: operation)
+        _ = try? QueryParser.parse(entries, for: operation)
     }
     for requestClass in [RequestClass.table(.genericPassword), .table(.internetPassword), .table(.certificate),
                          .table(.key), .identity] {
-        _ = try? QueryParser.parseChanges(dictionary, for: requestClass)
+        _ = try? QueryParser.parseChanges(entries, for: requestClass)
     }
     return 0
 }

@@ -14,16 +14,16 @@ extension NSDictionary {
     /// converted here, data in one copy and everything else by the bridging call Foundation
     /// itself makes; a dictionary holding anything else (a boxed Swift value, a key that is not a
     /// string), or not Foundation's own class, goes through Foundation's enumeration unchanged.
-    var entries: [(key: Any, value: Any)] {
+    var entries: DictionaryEntries {
         if let read = storedEntries() { return read }
-        var found: [(key: Any, value: Any)] = []
+        var found: DictionaryEntries = []
         found.reserveCapacity(count)
         enumerateKeysAndObjects { key, value, _ in found.append((key, value)) }
         return found
     }
 
     /// The entries read from the stored objects, or nil when this reading does not apply.
-    func storedEntries() -> [(key: Any, value: Any)]? {
+    func storedEntries() -> DictionaryEntries? {
         // Subclasses keep their contents elsewhere; Core Foundation would copy them into this
         // object's storage to answer.
         guard type(of: self) === NSDictionary.self || type(of: self) === NSMutableDictionary.self else { return nil }
@@ -33,7 +33,7 @@ extension NSDictionary {
             let keys = buffer.baseAddress!, values = keys + count
             // Safe to read unretained: the objects belong to this dictionary, alive for the call.
             CFDictionaryGetKeysAndValues(unsafeBitCast(self, to: CoreFoundation.CFDictionary.self), keys, values)
-            var found: [(key: Any, value: Any)] = []
+            var found: DictionaryEntries = []
             found.reserveCapacity(count)
             for index in 0..<count {
                 guard let key = keys[index], let value = values[index],
@@ -46,10 +46,11 @@ extension NSDictionary {
         }
     }
 
-    /// `object` as Foundation's enumeration hands it out (its rules, in the same order: the two
-    /// boolean singletons, then anything with a Swift value type, then the object itself), or nil
-    /// for what only Foundation can unwrap (its box for Swift values that are not objects) and
-    /// for objects this reading does not know.
+    /// `object` as Foundation's enumeration hands it out (its rules, in its order: the two
+    /// boolean singletons, then anything with a Swift value type, then the object itself; data and
+    /// strings, which no earlier rule matches, are taken first), or nil for what only Foundation
+    /// can unwrap (its box for Swift values that are not objects) and for objects this reading
+    /// does not know.
     private static func bridged(_ object: AnyObject) -> Any? {
         if let data = object as? NSData { return data.copiedBytes }
         // Strings, most keys and values, by a class check: the protocol cast below costs ~1k.
