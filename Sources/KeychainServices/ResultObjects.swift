@@ -14,6 +14,8 @@ package enum ResultObjects {
     /// `object` as `Data`, or nil when it is not data (as `object as? Data`).
     package static func data(_ object: Any?) -> Data? {
         #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+        // A Swift `Data` first, by its exact type: cast to `NSData`, it would be bridged (copied).
+        if let object, type(of: object) == Data.self { return object as? Data }
         if let data = object as? NSData { return data.copiedBytes }
         #endif
         return object as? Data

@@ -70,6 +70,7 @@ import Testing
 
         #expect(ResultObjects.data(secret as NSData) == secret)
         #expect(ResultObjects.data(NSData()) == Data())
+        #expect(ResultObjects.data(secret) == secret)
         #expect(ResultObjects.data("text" as NSString) == nil)
         #expect(ResultObjects.data(nil) == nil)
 

@@ -6,13 +6,8 @@ import KeychainStore
 enum ValueConversion {
     /// What a dictionary value is, as the keychain sees it. Booleans are told from numbers by
     /// Foundation's type encoding, since on this platform both are NSNumber.
-    /// `value` as bytes when it is data. An `NSData` (what a Swift `Data` becomes in a bridged
-    /// dictionary) is copied in one go: the general bridging cast reads it byte by byte here.
-    static func data(_ value: Any) -> Data? {
-        if type(of: value) == Data.self { return value as? Data }
-        if let object = value as? NSData { return object.copiedBytes }
-        return value as? Data
-    }
+    /// `value` as bytes when it is data (``ResultObjects/data(_:)``: an `NSData` copied in one go).
+    static func data(_ value: Any) -> Data? { ResultObjects.data(value) }
 
     static func input(_ value: Any) -> InputValue {
         // A Swift string first, by its exact type: otherwise every string (most values) would
