@@ -5,8 +5,10 @@ import Foundation
 #endif
 import Crypto
 
-/// Encrypts an item's two parts (attributes, secret) with AES-256-GCM under fresh per-item keys,
-/// each wrapped by the item's protection-class key.
+/// Encrypts an item's two parts (attributes, secret) with AES-256-GCM under per-item keys, each
+/// wrapped by the item's protection-class key. A part's key is drawn fresh whenever the part is
+/// sealed, except that rewriting the attributes of a row in place under the same class keeps
+/// their key and its wrapping (``ItemKey``).
 ///
 /// A sealed part is: format byte ‖ wrapped key (nonce, 32-byte key, tag = 60 bytes) ‖ sealed
 /// content (nonce ‖ ciphertext ‖ tag). The row's identity (table, persistent reference) is
@@ -36,19 +38,47 @@ enum ItemSealer {
         return sealed.withUnsafeBytes { [UInt8]($0[start..<start + SecretBinding.nonceLength]) }
     }
 
+    /// A part's item key as it was opened, with the wrapping it came in. A later seal of the
+    /// same part of the same row under the same class may reuse both: the wrapping's
+    /// authenticated data names exactly those (part, table, persistent reference, class), so
+    /// the wrapping stays valid, and only the content is sealed again under a fresh nonce.
+    /// (Random 96-bit nonces keep AES-GCM safe for far more seals per key than an item sees.)
+    struct ItemKey {
+        fileprivate let wrapped: Data
+        fileprivate let key: SymmetricKey
+        fileprivate let part: Part
+        fileprivate let table: String
+        fileprivate let persistentRef: Data
+        fileprivate let protection: ProtectionClass
+
+        fileprivate func fits(_ part: Part, _ table: String, _ persistentRef: Data, _ protection: ProtectionClass) -> Bool {
+            self.part == part && self.protection == protection && self.persistentRef == persistentRef && self.table == table
+        }
+    }
+
+    /// Seals `plaintext` as `part` of the row. With `reusing` the key of that same part, row and
+    /// class, its wrapping is kept and the key seals the new content (one seal instead of two:
+    /// an update that keeps the item's class); otherwise a fresh item key is drawn and wrapped.
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey,
-                     format: UInt8 = plainFormat) throws(KeychainStoreError) -> Data {
-        // The item key and both nonces from one draw of the system generator (one system call
-        // instead of three).
-        let random = [UInt8](try secureRandomBytes(32 + 12 + 12))
-        let itemKey = SymmetricKey(data: random[0..<32])
+                     format: UInt8 = plainFormat, reusing kept: ItemKey? = nil) throws(KeychainStoreError) -> Data {
         do {
-            let contentNonce = try AES.GCM.Nonce(data: random[32..<44])
+            let wrapped: Data, itemKey: SymmetricKey, contentNonce: AES.GCM.Nonce
+            if let kept, kept.fits(part, table, persistentRef, protection) {
+                wrapped = kept.wrapped
+                itemKey = kept.key
+                contentNonce = try AES.GCM.Nonce(data: try secureRandomBytes(12))
+            } else {
+                // The item key and both nonces from one draw of the system generator (one system
+                // call instead of three).
+                let random = [UInt8](try secureRandomBytes(32 + 12 + 12))
+                itemKey = SymmetricKey(data: random[0..<32])
+                contentNonce = try AES.GCM.Nonce(data: random[32..<44])
+                wrapped = try wrap(random[0..<32], part: part, table: table, persistentRef: persistentRef,
+                                   protection: protection, classKey: classKey, nonce: AES.GCM.Nonce(data: random[44..<56]))
+            }
             let content = try AES.GCM.seal(plaintext, using: itemKey, nonce: contentNonce,
                                            authenticating: contentAAD(part, table, persistentRef, format))
-            let wrapped = try wrap(random[0..<32], part: part, table: table, persistentRef: persistentRef,
-                                   protection: protection, classKey: classKey, nonce: AES.GCM.Nonce(data: random[44..<56]))
             // One buffer, then one Data: the format byte, the wrapped key, the content box.
             var out: [UInt8] = []
             out.reserveCapacity(1 + wrappedKeyLength + 28 + plaintext.count)
@@ -63,12 +93,22 @@ enum ItemSealer {
 
     static func open(_ sealed: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> Data {
+        try openKeepingKey(sealed, part: part, table: table, persistentRef: persistentRef,
+                           protection: protection, classKey: classKey).plaintext
+    }
+
+    /// ``open(_:part:table:persistentRef:protection:classKey:)``, also handing back the item key
+    /// for a later ``seal(_:part:table:persistentRef:protection:classKey:format:reusing:)``.
+    static func openKeepingKey(_ sealed: Data, part: Part, table: String, persistentRef: Data,
+                               protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> (plaintext: Data, key: ItemKey) {
         let (wrapped, content) = try split(sealed, part)
         let itemKey = try unwrap(wrapped, part: part, table: table, persistentRef: persistentRef,
                                  protection: protection, classKey: classKey)
         do {
             let box = try AES.GCM.SealedBox(combined: content)
-            return try AES.GCM.open(box, using: itemKey, authenticating: contentAAD(part, table, persistentRef, sealed.first!))
+            let plaintext = try AES.GCM.open(box, using: itemKey, authenticating: contentAAD(part, table, persistentRef, sealed.first!))
+            return (plaintext, ItemKey(wrapped: wrapped, key: itemKey, part: part, table: table,
+                                       persistentRef: persistentRef, protection: protection))
         } catch {
             throw .decode("an item failed its integrity check")
         }

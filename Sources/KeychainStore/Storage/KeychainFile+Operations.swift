@@ -228,6 +228,8 @@ extension KeychainFile {
                     }
                     let isTombstone = row.attributes[AttributeName.tombstone]?.integerValue == 1
                     if tombstones ?? (row.attributes[AttributeName.synchronizable]?.integerValue == 1 && !isTombstone) {
+                        // Sealed under a fresh key, not the item's (an update's reuse): nothing of
+                        // the deleted item's blobs stays, its key's wrapping included.
                         let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
                         try state.writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
                                            attributes: tombstone, sealedSecret: nil, previous: row.attributes)
@@ -302,7 +304,8 @@ extension KeychainFile.State {
         let sealedSecret = try resealedSecret(row, table: table, protection: newProtection,
                                               presenceSealed: presenceSealed, newSecret: secret)
         try writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
-                     attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, previous: row.attributes)
+                     attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, previous: row.attributes,
+                     attributesKey: row.attributesKey)
 
         // A synchronizable item that moves leaves a tombstone for its old key, with a new
         // identity (unless kSecUseTombstones is false). It is written after the item has left

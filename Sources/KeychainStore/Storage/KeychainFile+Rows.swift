@@ -11,6 +11,8 @@ struct MatchedRow {
     let persistentReference: Data
     let protection: ProtectionClass
     var attributes: [String: AttributeValue]
+    /// The key the attributes were sealed under, for rewriting them in place (``ItemSealer/ItemKey``).
+    let attributesKey: ItemSealer.ItemKey
     let sealedSecret: Data?
     var secret: Data?
     /// For an item whose access control requires authentication: its secret with the class-key
@@ -139,9 +141,11 @@ extension KeychainFile.State {
             let classKey = try keybag.key(for: protection)
             let attributes: [String: AttributeValue]
             let binding: SecretBinding?
+            let attributesKey: ItemSealer.ItemKey
             do {
-                let plaintext = try ItemSealer.open(meta, part: .attributes, table: table.name, persistentRef: reference,
-                                                    protection: protection, classKey: classKey)
+                let plaintext: Data
+                (plaintext, attributesKey) = try ItemSealer.openKeepingKey(meta, part: .attributes, table: table.name,
+                                                                           persistentRef: reference, protection: protection, classKey: classKey)
                 if meta.first == ItemSealer.boundFormat {
                     let (decoded, start) = try SecretBinding.decode(plaintext)
                     binding = decoded
@@ -168,7 +172,7 @@ extension KeychainFile.State {
                 continue
             }
             var row = MatchedRow(rowid: statement.int64(0), persistentReference: reference, protection: protection,
-                                 attributes: attributes, sealedSecret: sealedSecret, secret: nil)
+                                 attributes: attributes, attributesKey: attributesKey, sealedSecret: sealedSecret, secret: nil)
             // A protected secret is always opened down to its presence layer, even for an
             // attribute-only read: the caller must authenticate for those too (as on Apple
             // platforms), and the presence layer is what proves the authentication. Whether it is
@@ -269,9 +273,12 @@ extension KeychainFile.State {
     ///   - previous: the row's attributes before this write; with them only the columns whose
     ///     attributes changed are set (an unchanged indexed column in the SET list would still
     ///     cost SQLite an index rewrite).
+    ///   - attributesKey: the key the row's attributes were last sealed under, reused when the
+    ///     row keeps its class (see ``ItemSealer/ItemKey``).
     func writeRow(_ table: ItemTable, _ slot: RowSlot, persistentReference: Data,
                   attributes: [String: AttributeValue], sealedSecret: Data?,
-                  primaryKey: Data? = nil, previous: [String: AttributeValue]? = nil) throws(KeychainStoreError) {
+                  primaryKey: Data? = nil, previous: [String: AttributeValue]? = nil,
+                  attributesKey: ItemSealer.ItemKey? = nil) throws(KeychainStoreError) {
         guard let protection = attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
             throw .parameter("invalid accessibility")
         }
@@ -284,7 +291,8 @@ extension KeychainFile.State {
         var plaintext = SecretBinding(sealedSecret: sealedSecret).encoded
         plaintext.append(bytesOf: AttributeCodec.encode(attributes))
         let meta = try ItemSealer.seal(Data(plaintext), part: .attributes, table: table.name, persistentRef: persistentReference,
-                                       protection: protection, classKey: classKey, format: ItemSealer.boundFormat)
+                                       protection: protection, classKey: classKey, format: ItemSealer.boundFormat,
+                                       reusing: attributesKey)
         // The attributes whose values differ from the stored row's, found once: asking each
         // column's attributes of both dictionaries cost an update some seventy lookups. Nil when
         // every column is written (a new row, or no previous attributes given).
