@@ -50,7 +50,7 @@ enum AttributeCodec {
             case .data(let d):
                 out.append(0x64)
                 append(UInt32(d.count), to: &out)
-                out += d
+                out.append(bytesOf: d)
             case .integer(let i):
                 out.append(0x69)
                 append(UInt64(bitPattern: i), to: &out)
