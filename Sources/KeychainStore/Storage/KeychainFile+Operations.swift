@@ -170,7 +170,8 @@ extension KeychainFile {
         func attempt(_ credentials: [Data: PresenceCredential]) throws(KeychainStoreError) -> Int? {
             try withState { state throws(KeychainStoreError) -> Int? in
                 try state.itemTransaction { () throws(KeychainStoreError) -> Int? in
-                    let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
+                    let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false,
+                                                      keepingAttributesKeys: true)
                     guard !rows.isEmpty else { throw .itemNotFound }
                     if rows.contains(where: { $0.needsAuthentication && credentials[$0.persistentReference] == nil }) {
                         return nil  // nothing written yet

@@ -11,8 +11,9 @@ struct MatchedRow {
     let persistentReference: Data
     let protection: ProtectionClass
     var attributes: [String: AttributeValue]
-    /// The key the attributes were sealed under, for rewriting them in place (``ItemSealer/ItemKey``).
-    let attributesKey: ItemSealer.ItemKey
+    /// The key the attributes were sealed under, for rewriting them in place
+    /// (``ItemSealer/ItemKey``); kept only when the caller asked, as an update does.
+    let attributesKey: ItemSealer.ItemKey?
     let sealedSecret: Data?
     var secret: Data?
     /// For an item whose access control requires authentication: its secret with the class-key
@@ -124,7 +125,11 @@ extension KeychainFile.State {
     /// `errSecInteractionNotAllowed`, even when other matches are readable; items of groups the
     /// caller does not hold are invisible. A damaged item is skipped; if every match is damaged
     /// the call fails with `errSecDecode` rather than pretending nothing is there.
-    func matchingRows(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, openSecrets: Bool) throws(KeychainStoreError) -> [MatchedRow] {
+    ///
+    /// - Parameter keepingAttributesKeys: whether each row keeps the key its attributes opened
+    ///   with, for a rewrite in place; a read does not pay for carrying it.
+    func matchingRows(_ query: ItemQuery, identity: ClientIdentity, limit: Int?, openSecrets: Bool,
+                      keepingAttributesKeys: Bool = false) throws(KeychainStoreError) -> [MatchedRow] {
         let table = ItemTable(query.itemClass)
         let selection = try selection(query, identity: identity)
         let (conditions, arguments, indexedFilters, postFilters) = (selection.conditions, selection.arguments,
@@ -141,11 +146,16 @@ extension KeychainFile.State {
             let classKey = try keybag.key(for: protection)
             let attributes: [String: AttributeValue]
             let binding: SecretBinding?
-            let attributesKey: ItemSealer.ItemKey
+            var attributesKey: ItemSealer.ItemKey?
             do {
                 let plaintext: Data
-                (plaintext, attributesKey) = try ItemSealer.openKeepingKey(meta, part: .attributes, table: table.name,
-                                                                           persistentRef: reference, protection: protection, classKey: classKey)
+                if keepingAttributesKeys {
+                    (plaintext, attributesKey) = try ItemSealer.openKeepingKey(meta, part: .attributes, table: table.name,
+                                                                               persistentRef: reference, protection: protection, classKey: classKey)
+                } else {
+                    plaintext = try ItemSealer.open(meta, part: .attributes, table: table.name, persistentRef: reference,
+                                                    protection: protection, classKey: classKey)
+                }
                 if meta.first == ItemSealer.boundFormat {
                     let (decoded, start) = try SecretBinding.decode(plaintext)
                     binding = decoded
