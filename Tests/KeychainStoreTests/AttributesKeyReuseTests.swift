@@ -25,6 +25,14 @@ import Testing
                 Data(bytes[1 + ItemSealer.wrappedKeyLength..<1 + ItemSealer.wrappedKeyLength + 12]))
     }
 
+    /// A keychain holding one class-A generic password whose secret is "one".
+    func keychainWithOneItem() throws -> TestKeychain {
+        let keychain = try TestKeychain()
+        _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("a"), "svce": .string("s"), "pdmn": .string("ak")],
+                                  secret: Data("one".utf8), identity: .unconfigured)
+        return keychain
+    }
+
     func read(_ file: KeychainFile) throws -> (secret: String, label: String?) {
         let item = try #require(try file.find(query, identity: .unconfigured, limit: 1, includeSecrets: true).first)
         return (String(decoding: item.secret ?? Data(), as: UTF8.self), item.attributes["labl"]?.stringValue)
@@ -32,10 +40,8 @@ import Testing
 
     @Test("A new secret and a new label keep the attributes' wrapped key, with new content and nonce, and read back")
     func sameClassKeepsTheWrapping() throws {
-        let keychain = try TestKeychain()
+        let keychain = try keychainWithOneItem()
         let path = keychain.file.url.path
-        _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("a"), "svce": .string("s"), "pdmn": .string("ak")],
-                                  secret: Data("one".utf8), identity: .unconfigured)
         let before = try sealedAttributes(path)
 
         try keychain.file.update(query, changes: [:], secret: Data("two".utf8), identity: .unconfigured)
@@ -57,10 +63,8 @@ import Testing
 
     @Test("A change of class wraps a fresh key under the new class, and the item still reads")
     func newClassNewKey() throws {
-        let keychain = try TestKeychain()
+        let keychain = try keychainWithOneItem()
         let path = keychain.file.url.path
-        _ = try keychain.file.add(.genericPassword, attributes: ["acct": .string("a"), "svce": .string("s"), "pdmn": .string("ak")],
-                                  secret: Data("one".utf8), identity: .unconfigured)
         let before = try sealedAttributes(path)
         try keychain.file.update(query, changes: ["pdmn": .string("ck")], secret: nil, identity: .unconfigured)
         let after = try sealedAttributes(path)
