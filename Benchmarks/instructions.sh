@@ -8,6 +8,12 @@
 #                                              then this working tree, side by side
 #   --no-install                               skip apt-get (valgrind already installed)
 #   --lookup-items N                           the keychain size for the lookup figure (1000)
+#   --runs N                                   N rounds, the versions alternating within each
+#                                              round, then each figure's median and range (1)
+#
+# One run of a binary differs from the next by up to about 5k instructions per call (Swift's
+# per-process hash seed, the keychain's random keys), so a change smaller than that needs
+# --runs 3 or more before it is read as a change.
 #
 # Each version's release keychain-bench fills a fresh keychain on tmpfs to 1,000 and to 2,000
 # items under callgrind; (instructions at 2,000 - at 1,000) / 1,000 is the cost of one add,
@@ -22,12 +28,13 @@
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
-INSTALL=1; REVS=(); LOOKUP_ITEMS=1000
+INSTALL=1; REVS=(); LOOKUP_ITEMS=1000; RUNS=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-install) INSTALL=0 ;;
     --lookup-items) LOOKUP_ITEMS=$2; shift ;;
-    -*) echo "usage: $0 [--no-install] [--lookup-items N] [REV...]" >&2; exit 2 ;;
+    --runs) RUNS=$2; shift ;;
+    -*) echo "usage: $0 [--no-install] [--lookup-items N] [--runs N] [REV...]" >&2; exit 2 ;;
     *) REVS+=("$1") ;;
   esac
   shift
@@ -77,25 +84,52 @@ count_updates() {
   rm -rf "$out" "$out.err" "$dir"
 }
 
+# Measures binary $1 once, printing its figures under name $2 and appending "call count" lines
+# to the file $3 for the summary.
 measure() {
-  local binary=$1 name=$2 a b dir
+  local binary=$1 name=$2 results=$3 a b dir
   a=$(count "$binary" 1000); b=$(count "$binary" 2000)
   echo "$name: $(( (b - a) / 1000 )) instructions per SecItemAdd"
+  echo "SecItemAdd $(( (b - a) / 1000 ))" >> "$results"
   dir=$(mktemp -d "$WORK/lookup.XXXXXX")
   "$binary" fill --keychain "$dir/k.keychain-db" --device-key "$dir/device-key" --items "$LOOKUP_ITEMS" > /dev/null
   a=$(count_lookups "$binary" "$dir" 500); b=$(count_lookups "$binary" "$dir" 1500)
   echo "$name: $(( (b - a) / 1000 )) instructions per SecItemCopyMatching (service + account, with data; $LOOKUP_ITEMS items)"
+  echo "SecItemCopyMatching $(( (b - a) / 1000 ))" >> "$results"
   if { "$binary" 2>&1 || true; } | grep -q update-child; then  # a bench from before update-child has none
     a=$(count_updates "$binary" "$dir" 500); b=$(count_updates "$binary" "$dir" 1500)
     echo "$name: $(( (b - a) / 1000 )) instructions per SecItemUpdate (service + account, new data; $LOOKUP_ITEMS items)"
+    echo "SecItemUpdate $(( (b - a) / 1000 ))" >> "$results"
   fi
   rm -rf "$dir"
 }
 
+# Every version built first, so that the rounds alternate them back to back.
+BINARIES=(); NAMES=()
 for r in "${REVS[@]}"; do
   git -C "$ROOT" worktree add -q --detach "$WORK-$r" "$r"
   build "$WORK-$r" "$WORK/bench-$r"
-  measure "$WORK/bench-$r" "$r ($(git -C "$ROOT" rev-parse --short "$r"))"
+  BINARIES+=("$WORK/bench-$r"); NAMES+=("$r ($(git -C "$ROOT" rev-parse --short "$r"))")
 done
 build "$ROOT" "$WORK/bench-tree"
-measure "$WORK/bench-tree" "working tree"
+BINARIES+=("$WORK/bench-tree"); NAMES+=("working tree")
+
+for round in $(seq 1 "$RUNS"); do
+  [ "$RUNS" = 1 ] || echo "== round $round of $RUNS"
+  for i in "${!BINARIES[@]}"; do
+    measure "${BINARIES[$i]}" "${NAMES[$i]}" "$WORK/results-$i"
+  done
+done
+
+if [ "$RUNS" != 1 ]; then
+  echo "== medians of $RUNS runs (range)"
+  for i in "${!BINARIES[@]}"; do
+    for call in SecItemAdd SecItemCopyMatching SecItemUpdate; do
+      values=$(awk -v c="$call" '$1 == c {print $2}' "$WORK/results-$i" | sort -n)
+      [ -n "$values" ] || continue
+      count=$(echo "$values" | wc -l)
+      median=$(echo "$values" | sed -n "$(( (count + 1) / 2 ))p")
+      echo "${NAMES[$i]}: $median instructions per $call ($(echo "$values" | head -1)-$(echo "$values" | tail -1))"
+    done
+  done
+fi
