@@ -5,7 +5,9 @@ import KeychainTestSupport
 import Testing
 
 /// An update in place keeps the attributes' item key and its wrapping when the item keeps its
-/// class (one AES-GCM seal fewer per update), and draws a fresh key for anything else.
+/// class (one AES-GCM seal fewer per update), with a fresh nonce for every seal, and draws a
+/// fresh key for anything else. (A password change seals the attributes under fresh keys:
+/// KeyHierarchyAttackTests.attributesUpdatedAfterTheChange.)
 @Suite struct AttributesKeyReuseTests {
     let query = ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("a"), "svce": .string("s")])
 
@@ -54,6 +56,13 @@ import Testing
         try keychain.file.update(query, changes: ["labl": .string("label")], secret: nil, identity: .unconfigured)
         let afterLabel = try sealedAttributes(path)
         #expect(pieces(afterLabel).wrapped == pieces(before).wrapped)
+        // Every seal under the kept key has a nonce of its own.
+        var nonces: Set<Data> = [pieces(before).nonce, pieces(afterSecret).nonce, pieces(afterLabel).nonce]
+        for round in 0..<5 {
+            try keychain.file.update(query, changes: [:], secret: Data("two".utf8), identity: .unconfigured)
+            nonces.insert(pieces(try sealedAttributes(path)).nonce)
+            #expect(nonces.count == 4 + round)
+        }
         #expect(try read(keychain.file) == ("two", "label"))
 
         // And from a fresh process's view: the file alone opens it.
@@ -72,6 +81,15 @@ import Testing
         #expect(try read(keychain.file).secret == "one")
     }
 
+    @Test("An update that makes the item a tombstone seals it under a fresh key, as a delete does")
+    func tombstoneNewKey() throws {
+        let keychain = try keychainWithOneItem()
+        let path = keychain.file.url.path
+        let before = try sealedAttributes(path)
+        try keychain.file.update(query, changes: ["tomb": .integer(1)], secret: nil, identity: .unconfigured)
+        #expect(pieces(try sealedAttributes(path)).wrapped != pieces(before).wrapped)
+    }
+
     @Test("A kept key is only reused for the part, row and class it was opened for")
     func keyIsBoundToItsPlace() throws {
         let classKey = SymmetricKey(size: .bits256)
@@ -85,6 +103,9 @@ import Testing
         let again = try ItemSealer.seal(Data("changed".utf8), part: .attributes, table: "genp", persistentRef: rowA,
                                         protection: .whenUnlocked, classKey: classKey, reusing: keyA)
         #expect(pieces(again).wrapped == pieces(sealedA).wrapped)
+        let yetAgain = try ItemSealer.seal(Data("changed".utf8), part: .attributes, table: "genp", persistentRef: rowA,
+                                           protection: .whenUnlocked, classKey: classKey, reusing: keyA)
+        #expect(Set([pieces(sealedA).nonce, pieces(again).nonce, pieces(yetAgain).nonce]).count == 3)
         #expect(try ItemSealer.open(again, part: .attributes, table: "genp", persistentRef: rowA,
                                     protection: .whenUnlocked, classKey: classKey) == Data("changed".utf8))
 

@@ -103,6 +103,33 @@ import Testing
         #expect((try? read(reopened, "old-era").get()) == nil)  // re-wrapped at the change
     }
 
+    @Test("Attributes updated after a password change do not open with the old era's keybag, password and item-key wrapping put back")
+    func attributesUpdatedAfterTheChange() throws {
+        let keychain = try TestKeychain()
+        let path = keychain.file.url.path
+        try keychain.file.setPassword("old", currentPassword: nil)
+        try add(keychain.file, "item", "secret")
+        let oldEra = try sealedKeybag(path)
+        let oldWrapping = try column("meta", path).dropFirst().prefix(ItemSealer.wrappedKeyLength)
+        try keychain.file.setPassword("new", currentPassword: "old")
+        // An update in place keeps the attributes' item key: the key must not be the old era's.
+        try keychain.file.update(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("item")]),
+                                 changes: ["labl": .string("written after the change")], secret: nil, identity: .unconfigured)
+        keychain.file.forgetSharedUnlockState()
+
+        // The old keybag, and in front of today's sealed attributes the old wrapping of their key.
+        try writeKeybag(path, oldEra)
+        var meta = try column("meta", path)
+        meta.replaceSubrange(meta.startIndex + 1..<meta.startIndex + 1 + ItemSealer.wrappedKeyLength, with: oldWrapping)
+        try setColumn("meta", meta, path)
+        let reopened = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey)
+        try reopened.unlock(password: "old")
+        defer { reopened.forgetSharedUnlockState() }
+        let found = try? reopened.find(ItemQuery(itemClass: .genericPassword), identity: .unconfigured, limit: nil, includeSecrets: false)
+        #expect(found?.contains { $0.attributes["labl"]?.stringValue == "written after the change" } != true,
+                "the old era's key opened attributes written after the change")
+    }
+
     @Test("After a password change the old wrappings are in neither the file nor its WAL")
     func oldWrappingsAreGone() throws {
         let keychain = try TestKeychain()

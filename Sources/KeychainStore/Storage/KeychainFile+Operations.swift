@@ -306,7 +306,8 @@ extension KeychainFile.State {
                                               presenceSealed: presenceSealed, newSecret: secret)
         try writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
                      attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, previous: row.attributes,
-                     attributesKey: row.attributesKey)
+                     // A row that becomes a tombstone gets a fresh key, as a delete's does.
+                     attributesKey: attributes[AttributeName.tombstone]?.integerValue == 1 ? nil : row.attributesKey)
 
         // A synchronizable item that moves leaves a tombstone for its old key, with a new
         // identity (unless kSecUseTombstones is false). It is written after the item has left

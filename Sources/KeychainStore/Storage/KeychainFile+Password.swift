@@ -112,8 +112,12 @@ extension KeychainFile {
 }
 
 extension KeychainFile.State {
-    /// Re-wraps the item keys (attributes and secret) of every row whose class is in `oldKeys`,
-    /// from its old class key to its new one. Contents are untouched. Inside a transaction.
+    /// Moves every row whose class is in `oldKeys` from its old class key to its new one, inside
+    /// a transaction. A secret's item key is re-wrapped and its content left as it is (a later
+    /// secret gets a fresh key anyway). The attributes are sealed again under a fresh item key:
+    /// an update in place reuses the attributes' key (``ItemSealer/ItemKey``), so a key that
+    /// the old era's wrapping still opens must not go on to seal what is written after the
+    /// change.
     ///
     /// A row whose key does not open under the old class key is already damaged; it is left as
     /// it is (it stays unreadable) rather than fail the change for every other item.
@@ -131,7 +135,10 @@ extension KeychainFile.State {
                         try ItemSealer.rewrap(sealed, part: part, table: table.name, persistentRef: reference,
                                               from: protection, oldKey: oldKey, to: protection, newKey: newKey)
                     }
-                    let newMeta = try rewrap(meta, .attributes)
+                    let attributes = try ItemSealer.open(meta, part: .attributes, table: table.name, persistentRef: reference,
+                                                         protection: protection, classKey: oldKey)
+                    let newMeta = try ItemSealer.seal(attributes, part: .attributes, table: table.name, persistentRef: reference,
+                                                      protection: protection, classKey: newKey, format: meta.first!)
                     let newSecret = try select.blob(4).map { (sealed: Data) throws(KeychainStoreError) -> Data in try rewrap(sealed, .secret) }
                     rewrapped.append((select.int64(0), newMeta, newSecret))
                 } catch {
