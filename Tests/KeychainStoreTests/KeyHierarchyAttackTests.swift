@@ -84,20 +84,36 @@ import Testing
         #expect(throws: KeychainStoreError.self) { _ = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey) }
     }
 
-    @Test("A keybag from the old password's era, with the old password, opens nothing added after the change")
-    func keybagFromTheOldPassword() throws {
+    /// A keychain whose password went from "old" to "new", with `account` added under the old
+    /// one; also that era's keybag and the item's sealed attributes as they were then.
+    func keychainAcrossAPasswordChange(addingFirst account: String, _ secret: String) throws
+        -> (keychain: TestKeychain, oldKeybag: Data, oldMeta: Data) {
         let keychain = try TestKeychain()
         let path = keychain.file.url.path
         try keychain.file.setPassword("old", currentPassword: nil)
-        try add(keychain.file, "old-era", "written-under-old")
-        let oldEra = try sealedKeybag(path)
+        try add(keychain.file, account, secret)
+        let oldKeybag = try sealedKeybag(path)
+        let oldMeta = try column("meta", path)
         try keychain.file.setPassword("new", currentPassword: "old")
-        try add(keychain.file, "new-era", "written-under-new")
-        keychain.file.forgetSharedUnlockState()
+        return (keychain, oldKeybag, oldMeta)
+    }
 
-        try writeKeybag(path, oldEra)
+    /// The attack's last step: the old era's keybag put back, the file opened afresh and
+    /// unlocked with the old password. The caller forgets the shared unlock state after.
+    func reopenedWithOldEra(_ keychain: TestKeychain, _ oldKeybag: Data) throws -> KeychainFile {
+        keychain.file.forgetSharedUnlockState()
+        try writeKeybag(keychain.file.url.path, oldKeybag)
         let reopened = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey)
         try reopened.unlock(password: "old")
+        return reopened
+    }
+
+    @Test("A keybag from the old password's era, with the old password, opens nothing added after the change")
+    func keybagFromTheOldPassword() throws {
+        let (keychain, oldKeybag, _) = try keychainAcrossAPasswordChange(addingFirst: "old-era", "written-under-old")
+        try add(keychain.file, "new-era", "written-under-new")
+
+        let reopened = try reopenedWithOldEra(keychain, oldKeybag)
         defer { reopened.forgetSharedUnlockState() }
         #expect((try? read(reopened, "new-era").get()) == nil)
         #expect((try? read(reopened, "old-era").get()) == nil)  // re-wrapped at the change
@@ -105,25 +121,18 @@ import Testing
 
     @Test("Attributes updated after a password change do not open with the old era's keybag, password and item-key wrapping put back")
     func attributesUpdatedAfterTheChange() throws {
-        let keychain = try TestKeychain()
+        let (keychain, oldKeybag, oldMeta) = try keychainAcrossAPasswordChange(addingFirst: "item", "secret")
         let path = keychain.file.url.path
-        try keychain.file.setPassword("old", currentPassword: nil)
-        try add(keychain.file, "item", "secret")
-        let oldEra = try sealedKeybag(path)
-        let oldWrapping = try column("meta", path).dropFirst().prefix(ItemSealer.wrappedKeyLength)
-        try keychain.file.setPassword("new", currentPassword: "old")
         // An update in place keeps the attributes' item key: the key must not be the old era's.
         try keychain.file.update(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string("item")]),
                                  changes: ["labl": .string("written after the change")], secret: nil, identity: .unconfigured)
-        keychain.file.forgetSharedUnlockState()
 
-        // The old keybag, and in front of today's sealed attributes the old wrapping of their key.
-        try writeKeybag(path, oldEra)
+        // In front of today's sealed attributes, the old wrapping of their key.
+        let oldWrapping = oldMeta.dropFirst().prefix(ItemSealer.wrappedKeyLength)
         var meta = try column("meta", path)
         meta.replaceSubrange(meta.startIndex + 1..<meta.startIndex + 1 + ItemSealer.wrappedKeyLength, with: oldWrapping)
         try setColumn("meta", meta, path)
-        let reopened = try KeychainFile.open(at: keychain.file.url, deviceKey: keychain.deviceKey)
-        try reopened.unlock(password: "old")
+        let reopened = try reopenedWithOldEra(keychain, oldKeybag)
         defer { reopened.forgetSharedUnlockState() }
         let found = try? reopened.find(ItemQuery(itemClass: .genericPassword), identity: .unconfigured, limit: nil, includeSecrets: false)
         #expect(found?.contains { $0.attributes["labl"]?.stringValue == "written after the change" } != true,
