@@ -100,6 +100,12 @@ say "lock state (a fresh session keyring, so nothing reaches the caller's)"
 keyctl session - /bin/sh -c "'$BENCH' lock --dir '$WORK/lock' --items 1000 --reads $([ "$QUICK" = 1 ] && echo 1000 || echo 4000) --reps $([ "$QUICK" = 1 ] && echo 4 || echo 10) > '$RAW/lock.json'" >/dev/null
 rm -rf "$WORK/lock"
 
+say "the least a sealed lookup through this API can cost, beside the floor's (BENCHMARKS.md, \"A lookup's lower bound\")"
+for n in 1000 $([ "$QUICK" = 1 ] || echo 100000); do
+  "$BENCH" lookup-bound --dir "$WORK/bound-$n" --items "$n" --ops 2000 --rounds 5 > "$RAW/lookup-bound-$n.json"
+  rm -rf "$WORK/bound-$n"
+done
+
 cd "$HERE/peers"
 # A peer that cannot be measured is reported as not run (peers.py writes why); even a peer whose
 # harness dies outright must not cost the figures of the others.

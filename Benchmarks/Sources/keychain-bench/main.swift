@@ -8,6 +8,7 @@ let usage = """
            keychain-bench lock   --dir DIR [--items 1000] [--reads 4000] [--reps 10]
            keychain-bench keys   --dir DIR [--ops 2000] [--rounds 10]
            keychain-bench scale  --dir DIR [--items 1000] [--seconds 3] [--reps 5]
+           keychain-bench lookup-bound --dir DIR [--items 1000] [--ops 2000] [--rounds 5]
            keychain-bench keys-profile --dir DIR --what create|transient|add [--count 200]
            keychain-bench fill   --keychain FILE --device-key FILE --items N
            keychain-bench memory-child --keychain FILE --device-key FILE --items N --lookups L
@@ -124,6 +125,11 @@ func main() throws {
                                   items: try options.int("items"), writePercent: try options.int("write-percent"),
                                   startAt: Double(try options.string("start-at")) ?? 0,
                                   seconds: Double(try options.string("seconds")) ?? 1, tag: try options.string("tag")))
+    case "lookup-bound":
+        let directory = try options.string("dir")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        try emit(LookupBound.run(directory: directory, items: try options.int("items", 1000),
+                                 operations: try options.int("ops", 2000), rounds: try options.int("rounds", 5)))
     case "keys-profile":
         let directory = try options.string("dir")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)

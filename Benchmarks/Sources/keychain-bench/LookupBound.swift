@@ -1,0 +1,168 @@
+import Crypto
+import Foundation
+import KeychainServices
+
+/// `keychain-bench lookup-bound`: the least that a `SecItemCopyMatching` by service and account,
+/// over rows sealed the way ours are, has to spend, timed piece by piece in the same run as the
+/// floor's lookup and our own.
+///
+/// The pieces, each timed over the same random accounts:
+/// - the floor's lookup (a plaintext `SELECT` through a prepared statement): any lookup reads
+///   the row at least this fast;
+/// - the caller's side of the API: the query `[String: Any]` bridged `as CFDictionary`, and the
+///   result's `as? Data` (the lines around the call in every caller, and in the bench's own lookup);
+/// - the four AES-GCM opens of a sealed row through swift-crypto (each part's item key unwrapped
+///   under the class key, then the part opened), with blobs and authenticated data of the sizes
+///   the keychain file holds;
+/// - one HMAC-SHA-256 of the account (its blind index), reported beside the bound, not in it.
+///
+/// Each piece is timed in its own tight loop, so it runs warm: the sum is an underestimate of
+/// what a real call pays, which is what a bound should be.
+enum LookupBound {
+    struct Result: Codable {
+        var items: Int
+        var operations: Int
+        var rounds: Int
+        /// Sizes read from the filled keychain: sealed attributes, sealed secret, persistent reference.
+        var sealed_attributes_bytes: Int
+        var sealed_secret_bytes: Int
+        var persistent_reference_bytes: Int
+        /// Per piece, each round's median in µs.
+        var rounds_median_us: [String: [Double]]
+        /// Per piece, the median of the rounds' medians in µs.
+        var median_us: [String: Double]
+        /// (floor + caller's side + four opens) / floor: no implementation of this design behind
+        /// this API goes below it.
+        var bound_ratio: Double
+        /// The same without the caller's side (what the call itself cannot go below).
+        var bound_ratio_without_caller: Double
+        /// Our `SecItemCopyMatching` (with the caller's side, as the core benchmark times it) / floor.
+        var ours_ratio: Double
+    }
+
+    static let pieces = ["floor_lookup", "secitem_lookup", "caller_side", "four_opens", "account_hmac"]
+
+    static func run(directory: String, items: Int, operations: Int, rounds: Int) throws -> Result {
+        let floor = try SQLiteFloorSystem(path: directory + "/bound-floor.sqlite")
+        let ours = try SecItemSystem(path: directory + "/bound.keychain-db", deviceKeyPath: directory + "/device-key")
+        progress("lookup-bound: filling \(items) items into the floor and the keychain")
+        try floor.fill(from: 0, to: items)
+        try ours.fill(from: 0, to: items)
+
+        let sizes = try sealedSizes(keychainPath: ours.path)
+        let rows = try (0..<items).map { _ in try SealedRow(sizes) }
+        let caller = CallerSide()
+        let indexKey = SymmetricKey(size: .bits256)
+
+        var generator = SplitMix64(seed: 7)
+        let accounts = (0..<operations).map { _ in Int(generator.next() % UInt64(items)) }
+        var perRound: [String: [Double]] = Dictionary(uniqueKeysWithValues: pieces.map { ($0, []) })
+        for round in 0..<rounds {
+            // The order turns with each round, so no piece always runs first or after another.
+            for offset in 0..<pieces.count {
+                let piece = pieces[(round + offset) % pieces.count]
+                let summary: LatencySummary
+                switch piece {
+                case "floor_lookup": summary = try timeEach(accounts) { try floor.lookup(account: WorkloadKeys.filler($0)) }
+                case "secitem_lookup": summary = try timeEach(accounts) { try ours.lookup(account: WorkloadKeys.filler($0)) }
+                case "caller_side": summary = try timeEach(accounts) { try caller.bridge(account: WorkloadKeys.filler($0)) }
+                case "four_opens": summary = try timeEach(accounts) { try rows[$0].openAll() }
+                default: summary = try timeEach(accounts) { try accountIndex(WorkloadKeys.filler($0), indexKey) }
+                }
+                perRound[piece]!.append(summary.median_us)
+            }
+            progress("  round \(round + 1): " + pieces.map { "\($0) \(perRound[$0]!.last!) µs" }.joined(separator: ", "))
+        }
+        let median = perRound.mapValues { values in
+            let sorted = values.sorted()
+            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+        }
+        func ratio(_ value: Double) -> Double { (value / median["floor_lookup"]! * 100).rounded() / 100 }
+        return Result(items: items, operations: operations, rounds: rounds,
+                      sealed_attributes_bytes: sizes.attributes, sealed_secret_bytes: sizes.secret,
+                      persistent_reference_bytes: sizes.persistentReference,
+                      rounds_median_us: perRound, median_us: median,
+                      bound_ratio: ratio(median["floor_lookup"]! + median["caller_side"]! + median["four_opens"]!),
+                      bound_ratio_without_caller: ratio(median["floor_lookup"]! + median["four_opens"]!),
+                      ours_ratio: ratio(median["secitem_lookup"]!))
+    }
+
+    struct Sizes { var attributes: Int, secret: Int, persistentReference: Int }
+
+    /// The lengths of one generic password's sealed parts, as the engine wrote them.
+    static func sealedSizes(keychainPath: String) throws -> Sizes {
+        let db = try RawSQLite(path: keychainPath)
+        func length(_ column: String) throws -> Int {
+            guard let bytes = try db.run("SELECT \(column) FROM genp LIMIT 1", []).firstBlob, !bytes.isEmpty else {
+                throw BenchFailure("lookup-bound: the keychain has no generic password with a \(column) column")
+            }
+            return bytes.count
+        }
+        return Sizes(attributes: try length("meta"), secret: try length("secret"), persistentReference: try length("persistref"))
+    }
+
+    /// One row's two sealed parts, laid out as the keychain lays them out: format byte, the
+    /// item key sealed under the class key (60 bytes), the content sealed under the item key.
+    struct SealedRow {
+        static let wrappedKeyLength = 60, boxOverhead = 28
+        let classKey: SymmetricKey
+        let parts: [(blob: Data, wrapAAD: [UInt8], contentAAD: [UInt8])]
+
+        init(_ sizes: Sizes) throws {
+            classKey = SymmetricKey(size: .bits256)
+            let reference = [UInt8](repeating: 0x5a, count: sizes.persistentReference)
+            var parts: [(blob: Data, wrapAAD: [UInt8], contentAAD: [UInt8])] = []
+            for (name, total) in [("meta", sizes.attributes), ("secret", sizes.secret)] {
+                let contentLength = total - 1 - Self.wrappedKeyLength - Self.boxOverhead
+                guard contentLength >= 0 else { throw BenchFailure("lookup-bound: a sealed part of \(total) bytes is too short") }
+                // Authenticated data of the lengths the keychain uses (the text differs, the work does not).
+                let wrapAAD = Array("swift-keychain/wrap/\(name)/genp/6/".utf8) + reference
+                let contentAAD = Array("swift-keychain/bound/\(name)/genp/".utf8) + reference
+                let itemKey = SymmetricKey(size: .bits256)
+                let wrapped = try AES.GCM.seal(itemKey.withUnsafeBytes { Data($0) }, using: classKey, authenticating: wrapAAD).combined!
+                let content = try AES.GCM.seal(Data(count: contentLength), using: itemKey, authenticating: contentAAD).combined!
+                parts.append((Data([3]) + wrapped + content, wrapAAD, contentAAD))
+            }
+            self.parts = parts
+        }
+
+        /// Unwraps each part's key and opens the part: the four opens of a lookup with data.
+        func openAll() throws {
+            for part in parts {
+                let start = part.blob.startIndex + 1
+                let wrapped = part.blob[start..<start + Self.wrappedKeyLength]
+                let keyBytes = try AES.GCM.open(AES.GCM.SealedBox(combined: wrapped), using: classKey, authenticating: part.wrapAAD)
+                let content = part.blob[(start + Self.wrappedKeyLength)...]
+                let plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: content), using: SymmetricKey(data: keyBytes),
+                                                 authenticating: part.contentAAD)
+                guard plaintext.count == content.count - Self.boxOverhead else { throw BenchFailure("lookup-bound: an open lost bytes") }
+            }
+        }
+    }
+
+    /// What a caller of `SecItemCopyMatching` does around the call: the query dictionary
+    /// bridged for the API, and the returned `CFData` read back as `Data`.
+    final class CallerSide {
+        /// A result as the API hands it out (a fresh object per call there; making it is the API's cost).
+        let result: CFTypeRef = NSData(bytes: Array(repeating: UInt8(0x61), count: 24), length: 24)
+
+        func bridge(account: String) throws {
+            let query: [String: Any] = [
+                kSecClass as String: kSecClassGenericPassword,
+                kSecAttrService as String: WorkloadKeys.service,
+                kSecAttrAccount as String: account,
+                kSecReturnData as String: kCFBooleanTrue!,
+            ]
+            let bridged = query as CFDictionary
+            guard bridged.count == 4, let data = result as? Data, data.count == 24 else {
+                throw BenchFailure("lookup-bound: the caller's bridging lost something")
+            }
+        }
+    }
+
+    /// The account's blind index: one HMAC-SHA-256 of its bytes.
+    static func accountIndex(_ account: String, _ key: SymmetricKey) throws {
+        let mac = HMAC<SHA256>.authenticationCode(for: Data(account.utf8), using: key)
+        guard mac.byteCount == 32 else { throw BenchFailure("lookup-bound: a short MAC") }
+    }
+}
