@@ -106,7 +106,7 @@ public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFDa
 
 /// The certificate's DER encoding.
 public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
-    certificate.der as NSData
+    certificate.der.resultObject
 }
 
 /// A short human-readable name for the certificate: its subject's common name (or the next
@@ -135,19 +135,19 @@ public func SecCertificateCopyEmailAddresses(_ certificate: SecCertificate, _ em
 /// The serial number's bytes as encoded in the certificate (big-endian, two's complement, with
 /// any leading zero byte kept).
 public func SecCertificateCopySerialNumberData(_ certificate: SecCertificate, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    certificate.fields.serialNumber as NSData
+    certificate.fields.serialNumber.resultObject
 }
 
 /// The issuer's distinguished name in Apple's normalised form (the contents of the Name, without
 /// its SEQUENCE header; PrintableStrings upper-cased with blanks collapsed): the form stored as
 /// `kSecAttrIssuer`.
 public func SecCertificateCopyNormalizedIssuerSequence(_ certificate: SecCertificate) -> CFData? {
-    certificate.fields.normalizedIssuer as NSData
+    certificate.fields.normalizedIssuer.resultObject
 }
 
 /// The subject's distinguished name in Apple's normalised form, as stored in `kSecAttrSubject`.
 public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertificate) -> CFData? {
-    certificate.fields.normalizedSubject as NSData
+    certificate.fields.normalizedSubject.resultObject
 }
 
 /// The start of the certificate's validity period.

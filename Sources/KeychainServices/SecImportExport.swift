@@ -60,7 +60,7 @@ public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ it
         item[kSecImportItemTrust] = trust
         item[kSecImportItemCertChain] = trust.evaluateIfNeeded().chain as NSArray
         if let label = bag.friendlyName ?? match.bag.friendlyName { item[kSecImportItemLabel] = label as NSString }
-        if let keyID = bag.localKeyID { item[kSecImportItemKeyID] = keyID as NSData }
+        if let keyID = bag.localKeyID { item[kSecImportItemKeyID] = keyID.resultObject }
         result.add(item)
     }
     items.pointee = result

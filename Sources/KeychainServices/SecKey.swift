@@ -120,7 +120,7 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
 /// The key's external representation: ANSI X9.63 for EC keys, PKCS#1 DER for RSA keys.
 /// Mirrors Security's `SecKeyCopyExternalRepresentation`.
 public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    KeyCalls.run(error) { () throws(KeyError) in key.material.externalRepresentation as NSData }
+    KeyCalls.run(error) { () throws(KeyError) in key.material.externalRepresentation.resultObject }
 }
 
 /// The size in bytes of the key's blocks: the modulus for RSA, and for EC what Security reports.
@@ -138,7 +138,7 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
-        try KeyOperations.sign(key, algorithm, dataToSign.copiedBytes) as NSData
+        try KeyOperations.sign(key, algorithm, dataToSign.copiedBytes).resultObject
     }
 }
 
@@ -158,7 +158,7 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
-        try KeyOperations.encrypt(key, algorithm, plaintext.copiedBytes) as NSData
+        try KeyOperations.encrypt(key, algorithm, plaintext.copiedBytes).resultObject
     }
 }
 
@@ -166,7 +166,7 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
-        try KeyOperations.decrypt(key, algorithm, ciphertext.copiedBytes) as NSData
+        try KeyOperations.decrypt(key, algorithm, ciphertext.copiedBytes).resultObject
     }
 }
 
@@ -176,7 +176,7 @@ public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
                                         _ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
-        try KeyOperations.keyExchange(privateKey, algorithm, publicKey, parameters) as NSData
+        try KeyOperations.keyExchange(privateKey, algorithm, publicKey, parameters).resultObject
     }
 }
 

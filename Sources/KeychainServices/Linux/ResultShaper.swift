@@ -23,10 +23,10 @@ enum ResultShaper {
         if !wantsDictionary {
             if query.returnData {
                 // SecItemAdd returns empty data for an item without data; CopyMatching returns nothing.
-                if let secret = item.secret { return secret as NSData }
+                if let secret = item.secret { return secret.resultObject }
                 return forAdd ? NSData() : nil
             }
-            if query.returnPersistentRef { return item.persistentReferenceData as NSData }
+            if query.returnPersistentRef { return item.persistentReferenceData.resultObject }
             // kSecReturnRef: the key or certificate; a password has none (success with no object).
             return query.returnRef ? ItemReferences.reference(for: item, context: references) : nil
         }
@@ -35,8 +35,8 @@ enum ResultShaper {
             dictionary["class"] = item.itemClass.code as NSString
             if let reference = ItemReferences.reference(for: item, context: references) { dictionary["v_Ref"] = reference }
         }
-        if query.returnData, let secret = item.secret { dictionary["v_Data"] = secret as NSData }
-        if query.returnPersistentRef { dictionary["v_PersistentRef"] = item.persistentReferenceData as NSData }
+        if query.returnData, let secret = item.secret { dictionary["v_Data"] = secret.resultObject }
+        if query.returnPersistentRef { dictionary["v_PersistentRef"] = item.persistentReferenceData.resultObject }
         return dictionary
     }
 

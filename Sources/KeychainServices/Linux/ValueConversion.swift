@@ -40,12 +40,12 @@ enum ValueConversion {
         return nil
     }
 
-    /// The object returned to callers for a stored value: strings as NSString, data as NSData,
+    /// The object returned to callers for a stored value: strings as NSString, data as a ``ResultData``,
     /// numbers (and booleans) as NSNumber, dates as NSDate.
     static func object(_ value: AttributeValue) -> AnyObject {
         switch value {
         case .string(let s): return s as NSString
-        case .data(let d): return d as NSData
+        case .data(let d): return d.resultObject
         case .integer(let i): return NSNumber(value: i)
         case .real(let r): return NSNumber(value: r)
         case .date(let t): return NSDate(timeIntervalSinceReferenceDate: t)

@@ -90,10 +90,10 @@ enum IdentityDecomposition {
     /// `idnt` and the certificate's identity.
     private static func asIdentityReference(_ result: CFTypeRef?) -> CFTypeRef? {
         func converted(_ data: Data) -> Data { Data("idnt".utf8) + data.dropFirst(4) }
-        if let data = ResultObjects.data(result), data.count == 20 { return converted(data) as NSData }
+        if let data = ResultObjects.data(result), data.count == 20 { return converted(data).resultObject }
         if let dictionary = result as? NSDictionary {
             let copy = dictionary.mutableCopy() as? NSMutableDictionary ?? NSMutableDictionary()
-            if let data = copy["v_PersistentRef"] as? Data, data.count == 20 { copy["v_PersistentRef"] = converted(data) as NSData }
+            if let data = copy["v_PersistentRef"] as? Data, data.count == 20 { copy["v_PersistentRef"] = converted(data).resultObject }
             return copy
         }
         return result

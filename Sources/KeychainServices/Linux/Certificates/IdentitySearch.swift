@@ -52,21 +52,21 @@ enum IdentitySearch {
         var persistentReference = Data("idnt".utf8)
         persistentReference.append(match.certificate.persistentReference)
         if !wantsDictionary {
-            if query.returnData { return match.key.secret.map { $0 as NSData } }
-            if query.returnPersistentRef { return persistentReference as NSData }
+            if query.returnData { return match.key.secret.map { $0.resultObject } }
+            if query.returnPersistentRef { return persistentReference.resultObject }
             return query.returnRef ? identity(match, references) : nil
         }
         let dictionary = ResultShaper.searchAttributes(match.key)
         for (name, value) in ResultShaper.searchAttributes(match.certificate) {
             if let name = name as? NSString { dictionary.setObject(value, forKey: name) }
         }
-        if let der = match.certificate.secret { dictionary["certdata"] = der as NSData }
+        if let der = match.certificate.secret { dictionary["certdata"] = der.resultObject }
         if query.returnRef {
             dictionary["class"] = "idnt" as NSString
             if let identity = identity(match, references) { dictionary["v_Ref"] = identity }
         }
-        if query.returnData, let secret = match.key.secret { dictionary["v_Data"] = secret as NSData }
-        if query.returnPersistentRef { dictionary["v_PersistentRef"] = persistentReference as NSData }
+        if query.returnData, let secret = match.key.secret { dictionary["v_Data"] = secret.resultObject }
+        if query.returnPersistentRef { dictionary["v_PersistentRef"] = persistentReference.resultObject }
         return dictionary
     }
 

@@ -49,11 +49,11 @@ enum KeyAttributes {
         dictionary["class"] = "keys" as NSString
         dictionary["kcls"] = (material.isPrivate ? "1" : "0") as NSString
         dictionary["type"] = String(material.keyType) as NSString
-        dictionary["klbl"] = material.applicationLabel as NSData
+        dictionary["klbl"] = material.applicationLabel.resultObject
         dictionary["bsiz"] = NSNumber(value: material.sizeInBits)
         dictionary["esiz"] = NSNumber(value: material.sizeInBits)
         for (name, value) in flags(for: material) { dictionary[name as NSString] = NSNumber(value: value) }
-        dictionary["v_Data"] = material.externalRepresentation as NSData
+        dictionary["v_Data"] = material.externalRepresentation.resultObject
         return dictionary
     }
 

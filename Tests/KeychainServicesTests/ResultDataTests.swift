@@ -1,0 +1,97 @@
+// The data objects of this package's own implementation (Apple's framework hands out its own).
+#if !(os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+import Foundation
+import Testing
+@testable import KeychainServices
+import KeychainTestSupport
+
+/// The API hands out data as ``ResultData``, an `NSData` subclass whose bytes a caller's
+/// `as? Data` reads quickly. Callers must not be able to tell it from Foundation's `NSData`: every
+/// way a program reads, compares, stores or archives a result has to give what an `NSData` with
+/// the same bytes gives.
+@Suite struct ResultDataTests {
+    static let contents: [[UInt8]] = [[], [0], Array("pässwörd".utf8), (0..<1_024).map { UInt8($0 % 251) }]
+
+    @Test("A result reads, compares, hashes and copies as an NSData of the same bytes", arguments: contents)
+    func behavesAsNSData(_ bytes: [UInt8]) throws {
+        let ours: NSData = Data(bytes).resultObject
+        let plain = NSData(bytes: bytes, length: bytes.count)
+        #expect(type(of: ours) == ResultData.self)
+
+        #expect((ours as AnyObject as? Data) == Data(bytes))
+        #expect(ours as Data == Data(bytes))
+        #expect(Data(referencing: ours) == Data(bytes))
+        #expect(ours.copiedBytes == Data(bytes))
+        #expect(ours.length == bytes.count)
+        var copied = [UInt8](repeating: 0xee, count: bytes.count)
+        ours.getBytes(&copied, length: bytes.count)
+        #expect(copied == bytes)
+
+        #expect(ours.isEqual(plain) && plain.isEqual(ours) && ours.isEqual(to: Data(bytes)))
+        #expect(ours.hash == plain.hash)
+        #expect(AnyHashable(ours) == AnyHashable(plain))
+        #expect(NSSet(array: [ours, plain]).count == 1)
+        #expect((ours.copy() as? NSData)?.isEqual(plain) == true)
+        #expect((ours.mutableCopy() as? NSMutableData)?.isEqual(plain) == true)
+        #expect(ours.description == plain.description)
+        #expect(ours.base64EncodedString() == plain.base64EncodedString())
+        if bytes.count > 2 {
+            let range = NSRange(location: 1, length: bytes.count - 2)
+            #expect(ours.subdata(with: range) == plain.subdata(with: range))
+        }
+        #expect(CFGetTypeID(ours) == CFDataGetTypeID())
+    }
+
+    @Test("A result archives as NSData and is read back as one", arguments: contents)
+    func archivesAsNSData(_ bytes: [UInt8]) throws {
+        let archive = try NSKeyedArchiver.archivedData(withRootObject: Data(bytes).resultObject, requiringSecureCoding: true)
+        let read = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: NSData.self, from: archive))
+        #expect(type(of: read) != ResultData.self)
+        #expect(read as Data == Data(bytes))
+    }
+
+    @Test("A result inside a dictionary bridges to Swift with its bytes")
+    func insideADictionary() throws {
+        let bytes = Data((0..<300).map { UInt8($0 % 256) })
+        let dictionary: NSDictionary = ["v_Data": bytes.resultObject, "acct": "name"]
+        let bridged = try #require(dictionary as? [String: Any])
+        #expect(bridged["v_Data"] as? Data == bytes)
+        #expect(ResultObjects.dictionary(dictionary)?["v_Data"] as? Data == bytes)
+        #expect(dictionary.isEqual(to: ["v_Data": NSData(data: bytes), "acct": "name"]))
+    }
+
+    @Test("SecItemCopyMatching hands out its secret, attributes and references as ResultData")
+    func theAPIHandsThemOut() throws {
+        let secret = Data((0..<4_096).map { _ in UInt8.random(in: 0...255) })
+        let keychain = try TestKeychain()
+        try keychain.run {
+            #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "result-data" as NSString,
+                                kSecAttrGeneric: Data([1, 2, 3]) as NSData, kSecValueData: secret as NSData] as NSDictionary, nil) == errSecSuccess)
+            var result: CFTypeRef?
+            #expect(SecItemCopyMatching([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "result-data" as NSString,
+                                         kSecReturnData: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
+            #expect(result is ResultData)
+            #expect(result as? Data == secret)
+
+            result = nil
+            #expect(SecItemCopyMatching([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "result-data" as NSString,
+                                         kSecReturnData: kCFBooleanTrue!, kSecReturnAttributes: kCFBooleanTrue!,
+                                         kSecReturnPersistentRef: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
+            let attributes = try #require(result as? NSDictionary)
+            #expect(storedObject(attributes, kSecValueData as String) is ResultData)
+            #expect(storedObject(attributes, kSecAttrGeneric as String) is ResultData)
+            #expect(storedObject(attributes, kSecValuePersistentRef as String) is ResultData)
+            let swift = try #require(attributes as? [String: Any])
+            #expect(swift[kSecValueData as String] as? Data == secret)
+            #expect(swift[kSecAttrGeneric as String] as? Data == Data([1, 2, 3]))
+
+            // A reference handed out finds its item again when passed back.
+            let reference = try #require(attributes[kSecValuePersistentRef as String])
+            result = nil
+            #expect(SecItemCopyMatching([kSecValuePersistentRef: reference, kSecReturnData: kCFBooleanTrue!] as NSDictionary,
+                                        &result) == errSecSuccess)
+            #expect(result as? Data == secret)
+        }
+    }
+}
+#endif
