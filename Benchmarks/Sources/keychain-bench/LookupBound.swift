@@ -10,7 +10,8 @@ import KeychainServices
 /// - the floor's lookup (a plaintext `SELECT` through a prepared statement): any lookup reads
 ///   the row at least this fast;
 /// - the caller's side of the API: the query `[String: Any]` bridged `as CFDictionary`, and the
-///   result's `as? Data` (the lines around the call in every caller, and in the bench's own lookup);
+///   result's `as? Data` on an object the API handed out (the lines around the call in every
+///   caller, and in the bench's own lookup);
 /// - the four AES-GCM opens of a sealed row through swift-crypto (each part's item key unwrapped
 ///   under the class key, then the part opened), with blobs and authenticated data of the sizes
 ///   the keychain file holds;
@@ -51,7 +52,7 @@ enum LookupBound {
 
         let sizes = try sealedSizes(keychainPath: ours.path)
         let rows = try (0..<items).map { _ in try SealedRow(sizes) }
-        let caller = CallerSide()
+        let caller = try CallerSide(resultFrom: ours)
         let indexKey = SymmetricKey(size: .bits256)
 
         var generator = SplitMix64(seed: 7)
@@ -143,8 +144,13 @@ enum LookupBound {
     /// What a caller of `SecItemCopyMatching` does around the call: the query dictionary
     /// bridged for the API, and the returned `CFData` read back as `Data`.
     final class CallerSide {
-        /// A result as the API hands it out (a fresh object per call there; making it is the API's cost).
-        let result: CFTypeRef = NSData(bytes: Array(repeating: UInt8(0x61), count: 24), length: 24)
+        /// A result as the API hands it out, of the class it hands out (a fresh object per call
+        /// there; making it is the API's cost, and how fast `as? Data` reads it depends on its class).
+        let result: CFTypeRef
+
+        init(resultFrom system: SecItemSystem) throws {
+            result = try system.copyData(account: WorkloadKeys.filler(0))
+        }
 
         func bridge(account: String) throws {
             let query: [String: Any] = [

@@ -47,6 +47,13 @@ final class SecItemSystem: KeyValueSystem {
     }
 
     func lookup(account: String) throws {
+        guard let data = try copyData(account: account) as? Data, data.count == 24 else {
+            throw BenchFailure("SecItemCopyMatching returned no data")
+        }
+    }
+
+    /// The object `SecItemCopyMatching` hands out for the item's data, uncast.
+    func copyData(account: String) throws -> CFTypeRef {
         activate()
         let query: [String: Any] = [
             kSecClass as String: kSecClassGenericPassword,
@@ -56,7 +63,8 @@ final class SecItemSystem: KeyValueSystem {
         ]
         var result: CFTypeRef?
         try check(SecItemCopyMatching(query as CFDictionary, &result), "SecItemCopyMatching")
-        guard let data = result as? Data, data.count == 24 else { throw BenchFailure("SecItemCopyMatching returned no data") }
+        guard let result else { throw BenchFailure("SecItemCopyMatching returned nothing") }
+        return result
     }
 
     func update(account: String, secret: [UInt8]) throws {
