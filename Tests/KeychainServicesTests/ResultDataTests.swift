@@ -6,7 +6,7 @@ import Testing
 import KeychainTestSupport
 
 /// The API hands out data as ``ResultData``, an `NSData` subclass whose bytes a caller's
-/// `as? Data` reads quickly. Callers must not be able to tell it from Foundation's `NSData`: every
+/// `as? Data` reads quickly (every kind of result is checked to be one below). Callers must not be able to tell it from Foundation's `NSData`: every
 /// way a program reads, compares, stores or archives a result has to give what an `NSData` with
 /// the same bytes gives.
 @Suite struct ResultDataTests {
@@ -39,7 +39,7 @@ import KeychainTestSupport
             let range = NSRange(location: 1, length: bytes.count - 2)
             #expect(ours.subdata(with: range) == plain.subdata(with: range))
         }
-        #expect(CFGetTypeID(ours) == CFDataGetTypeID())
+        #expect(coreFoundationBytes(ours) == bytes)
     }
 
     @Test("A result archives as NSData and is read back as one", arguments: contents)
@@ -68,6 +68,10 @@ import KeychainTestSupport
             #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "result-data" as NSString,
                                 kSecAttrGeneric: Data([1, 2, 3]) as NSData, kSecValueData: secret as NSData] as NSDictionary, nil) == errSecSuccess)
             var result: CFTypeRef?
+            #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "added" as NSString,
+                                kSecValueData: secret as NSData, kSecReturnData: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
+            #expect(result is ResultData)
+            result = nil
             #expect(SecItemCopyMatching([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "result-data" as NSString,
                                          kSecReturnData: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
             #expect(result is ResultData)
@@ -86,12 +90,57 @@ import KeychainTestSupport
             #expect(swift[kSecAttrGeneric as String] as? Data == Data([1, 2, 3]))
 
             // A reference handed out finds its item again when passed back.
-            let reference = try #require(attributes[kSecValuePersistentRef as String])
+            let reference = try #require(storedObject(attributes, kSecValuePersistentRef as String))
             result = nil
             #expect(SecItemCopyMatching([kSecValuePersistentRef: reference, kSecReturnData: kCFBooleanTrue!] as NSDictionary,
                                         &result) == errSecSuccess)
             #expect(result as? Data == secret)
         }
+    }
+
+    @Test("SecKey hands out its representations, signatures, ciphertexts, plaintexts and shared secrets as ResultData")
+    func keysHandThemOut() throws {
+        let parameters = [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256] as NSDictionary
+        let ours = try #require(SecKeyCreateRandomKey(parameters, nil)), theirs = try #require(SecKeyCreateRandomKey(parameters, nil))
+        let publicKey = try #require(SecKeyCopyPublicKey(ours)), theirPublicKey = try #require(SecKeyCopyPublicKey(theirs))
+        #expect(SecKeyCopyExternalRepresentation(ours, nil) is ResultData)
+        #expect(SecKeyCopyExternalRepresentation(publicKey, nil) is ResultData)
+        let message = Data("message".utf8) as NSData
+        let signature = try #require(SecKeyCreateSignature(ours, .ecdsaSignatureMessageX962SHA256, message, nil))
+        #expect(signature is ResultData)
+        #expect(SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message, signature, nil))
+        let ciphertext = try #require(SecKeyCreateEncryptedData(publicKey, .eciesEncryptionStandardX963SHA256AESGCM, message, nil))
+        #expect(ciphertext is ResultData)
+        let plaintext = try #require(SecKeyCreateDecryptedData(ours, .eciesEncryptionStandardX963SHA256AESGCM, ciphertext, nil))
+        #expect(plaintext is ResultData)
+        #expect(plaintext as Data == message as Data)
+        let shared = try #require(SecKeyCopyKeyExchangeResult(ours, .ecdhKeyExchangeStandard, theirPublicKey, [:] as NSDictionary, nil))
+        #expect(shared is ResultData)
+        let attributes = try #require(SecKeyCopyAttributes(ours))
+        #expect(storedObject(attributes, kSecAttrApplicationLabel as String) is ResultData)
+        #expect(storedObject(attributes, kSecValueData as String) is ResultData)
+    }
+
+    @Test("SecCertificate and SecPKCS12Import hand out their data as ResultData")
+    func certificatesHandThemOut() throws {
+        let fixtures = try OpenSSLFixtures()
+        try fixtures.makeCA("ca", subject: "/CN=Result Data CA")
+        try fixtures.makeLeaf("leaf", subject: "/CN=result.example", issuer: "ca")
+        let der = try fixtures.data("leaf.der")
+        let certificate = try #require(SecCertificateCreateWithData(nil, der as NSData))
+        let copied = SecCertificateCopyData(certificate)
+        #expect(copied is ResultData)
+        #expect(copied as Data == der)
+        #expect(SecCertificateCopySerialNumberData(certificate, nil) is ResultData)
+        #expect(SecCertificateCopyNormalizedIssuerSequence(certificate) is ResultData)
+        #expect(SecCertificateCopyNormalizedSubjectSequence(certificate) is ResultData)
+
+        try fixtures.makePKCS12("leaf.p12", key: "leaf", password: "pw")
+        var items: CFArray?
+        #expect(SecPKCS12Import(try fixtures.data("leaf.p12") as NSData, [kSecImportExportPassphrase: "pw"] as NSDictionary, &items) == errSecSuccess)
+        let imported = try #require(items)
+        let item = try #require(storedElement(imported, 0) as? NSDictionary)
+        #expect(storedObject(item, kSecImportItemKeyID as String) is ResultData)
     }
 }
 #endif

@@ -7,10 +7,28 @@ import Foundation
 /// The object `dictionary` holds under `key`, as stored: its subscript hands data out bridged
 /// to `Data`, which hides the class the dictionary was given.
 func storedObject(_ dictionary: NSDictionary, _ key: String) -> AnyObject? {
-    let name = key as NSString
-    return withExtendedLifetime(name) {
-        CFDictionaryGetValue(unsafeBitCast(dictionary, to: CFDictionary.self), Unmanaged.passUnretained(name).toOpaque())
-            .map { Unmanaged<AnyObject>.fromOpaque($0).takeUnretainedValue() }
+    let count = dictionary.count
+    var keys = [UnsafeRawPointer?](repeating: nil, count: count), values = [UnsafeRawPointer?](repeating: nil, count: count)
+    CFDictionaryGetKeysAndValues(unsafeBitCast(dictionary, to: CFDictionary.self), &keys, &values)
+    for (storedKey, value) in zip(keys, values) {
+        guard let storedKey, let value,
+              let name = Unmanaged<AnyObject>.fromOpaque(storedKey).takeUnretainedValue() as? NSString, name as String == key else { continue }
+        return Unmanaged<AnyObject>.fromOpaque(value).takeUnretainedValue()
     }
+    return nil
+}
+
+/// The object `array` holds at `index`, as stored (reading it from Swift bridges it again).
+func storedElement(_ array: NSArray, _ index: Int) -> AnyObject? {
+    guard index < array.count, let element = CFArrayGetValueAtIndex(unsafeBitCast(array, to: CFArray.self), index) else { return nil }
+    return Unmanaged<AnyObject>.fromOpaque(element).takeUnretainedValue()
+}
+
+/// `data`'s bytes as Core Foundation itself reads them (`CFDataGetLength`, `CFDataGetBytePtr`).
+func coreFoundationBytes(_ data: NSData) -> [UInt8] {
+    let object = unsafeBitCast(data, to: CFData.self)
+    let length = CFDataGetLength(object)
+    guard length > 0 else { return [] }
+    return Array(UnsafeBufferPointer(start: CFDataGetBytePtr(object), count: length))
 }
 #endif

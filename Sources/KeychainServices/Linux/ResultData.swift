@@ -1,5 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
+import KeychainStore
 
 /// The `CFData` objects the API hands out on this platform: an immutable `NSData` that keeps its
 /// bytes in a buffer of its own.
@@ -8,12 +9,12 @@ import Foundation
 /// swift-corelibs-foundation answers that cast through `NSData`'s collection conformance, which
 /// calls `enumerateBytes` once for every byte; for Foundation's own `NSData` each of those calls
 /// goes through Core Foundation, about 700 instructions a byte (1.9 µs for a 24-byte password,
-/// 62 µs for 1 KB here). This class answers `enumerateBytes`, `bytes` and `length` from its
-/// buffer, which makes the same cast about a tenth of that. Everything else `NSData` does is built
-/// on those three, so it compares, hashes, copies and describes itself as an `NSData` with the
-/// same bytes; it archives as an `NSData`, so a keyed unarchiver asked for `NSData` reads it back.
-/// Its buffer is zeroed when the object is released, so a secret handed to a caller does not
-/// stay behind in freed memory once the caller lets it go.
+/// 61 µs for 1 KB here). This class answers `enumerateBytes`, `bytes` and `length` from its
+/// buffer, which brings the same cast to 0.6 µs and 7.2 µs. Everything else `NSData` does is
+/// built on those three, so it compares, hashes, copies and describes itself as an `NSData` with
+/// the same bytes; it archives as an `NSData`, so a keyed unarchiver asked for `NSData` reads it
+/// back. Its own buffer is wiped when the object is released; the copies a caller makes (its
+/// `Data`, a bridged dictionary) are the caller's, as with any `NSData`.
 final class ResultData: NSData {
     private let buffer: UnsafeMutableRawBufferPointer
     private let byteCount: Int
@@ -33,7 +34,7 @@ final class ResultData: NSData {
     required init?(coder: NSCoder) { nil }
 
     deinit {
-        buffer.initializeMemory(as: UInt8.self, repeating: 0)
+        SecretBuffer.wipe(buffer)
         buffer.deallocate()
     }
 

@@ -40,7 +40,8 @@ enum ValueConversion {
         return nil
     }
 
-    /// The object returned to callers for a stored value: strings as NSString, data as a ``ResultData``,
+    /// The object handed out for a stored value (to callers, and into the query that
+    /// IdentityDecomposition builds from a found item): strings as NSString, data as a ``ResultData``,
     /// numbers (and booleans) as NSNumber, dates as NSDate.
     static func object(_ value: AttributeValue) -> AnyObject {
         switch value {

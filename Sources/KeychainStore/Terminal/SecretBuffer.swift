@@ -73,4 +73,9 @@ package struct SecretBuffer: ~Copyable {
         bytes.withUnsafeMutableBytes { cks_secure_zero($0.baseAddress, $0.count) }
         bytes.removeAll()
     }
+
+    /// Overwrites `buffer` with zeros, in a way the compiler may not drop as a dead store.
+    package static func wipe(_ buffer: UnsafeMutableRawBufferPointer) {
+        cks_secure_zero(buffer.baseAddress, buffer.count)
+    }
 }
