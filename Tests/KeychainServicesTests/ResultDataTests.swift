@@ -121,7 +121,7 @@ import KeychainTestSupport
         #expect(storedObject(attributes, kSecValueData as String) is ResultData)
     }
 
-    @Test("SecCertificate and SecPKCS12Import hand out their data as ResultData")
+    @Test("SecCertificate, SecPKCS12Import and identity searches hand out their data as ResultData")
     func certificatesHandThemOut() throws {
         let fixtures = try OpenSSLFixtures()
         try fixtures.makeCA("ca", subject: "/CN=Result Data CA")
@@ -141,6 +141,25 @@ import KeychainTestSupport
         let imported = try #require(items)
         let item = try #require(storedElement(imported, 0) as? NSDictionary)
         #expect(storedObject(item, kSecImportItemKeyID as String) is ResultData)
+
+        // An identity kept in a keychain: its search hands out the key's data, the certificate's
+        // and a reference.
+        let identity = try #require(storedObject(item, kSecImportItemIdentity as String) as? SecIdentity)
+        let keychain = try TestKeychain()
+        try keychain.run {
+            #expect(SecItemAdd([kSecValueRef: identity] as NSDictionary, nil) == errSecSuccess)
+            var result: CFTypeRef?
+            #expect(SecItemCopyMatching([kSecClass: kSecClassIdentity, kSecReturnData: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
+            #expect(result is ResultData)
+            result = nil
+            #expect(SecItemCopyMatching([kSecClass: kSecClassIdentity, kSecReturnData: kCFBooleanTrue!, kSecReturnAttributes: kCFBooleanTrue!,
+                                         kSecReturnPersistentRef: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
+            let attributes = try #require(result as? NSDictionary)
+            #expect(storedObject(attributes, kSecValueData as String) is ResultData)
+            #expect(storedObject(attributes, "certdata") is ResultData)
+            #expect(storedObject(attributes, kSecValuePersistentRef as String) is ResultData)
+            #expect(ResultObjects.dictionary(attributes)?["certdata"] as? Data == der)
+        }
     }
 }
 #endif
