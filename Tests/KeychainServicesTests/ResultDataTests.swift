@@ -71,6 +71,12 @@ import KeychainTestSupport
             #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "added" as NSString,
                                 kSecValueData: secret as NSData, kSecReturnData: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
             #expect(result is ResultData)
+            // An item added without data hands back empty data, of the same class.
+            result = nil
+            #expect(SecItemAdd([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "no data" as NSString,
+                                kSecReturnData: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
+            #expect(result is ResultData)
+            #expect((result as? Data)?.isEmpty == true)
             result = nil
             #expect(SecItemCopyMatching([kSecClass: kSecClassGenericPassword, kSecAttrAccount: "result-data" as NSString,
                                          kSecReturnData: kCFBooleanTrue!] as NSDictionary, &result) == errSecSuccess)
@@ -139,7 +145,7 @@ import KeychainTestSupport
         var items: CFArray?
         #expect(SecPKCS12Import(try fixtures.data("leaf.p12") as NSData, [kSecImportExportPassphrase: "pw"] as NSDictionary, &items) == errSecSuccess)
         let imported = try #require(items)
-        let item = try #require(storedElement(imported, 0) as? NSDictionary)
+        let item = try #require(imported.storedObjects()?.first as? NSDictionary)
         #expect(storedObject(item, kSecImportItemKeyID as String) is ResultData)
 
         // An identity kept in a keychain: its search hands out the key's data, the certificate's

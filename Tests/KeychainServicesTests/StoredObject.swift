@@ -18,12 +18,6 @@ func storedObject(_ dictionary: NSDictionary, _ key: String) -> AnyObject? {
     return nil
 }
 
-/// The object `array` holds at `index`, as stored (reading it from Swift bridges it again).
-func storedElement(_ array: NSArray, _ index: Int) -> AnyObject? {
-    guard index < array.count, let element = CFArrayGetValueAtIndex(unsafeBitCast(array, to: CFArray.self), index) else { return nil }
-    return Unmanaged<AnyObject>.fromOpaque(element).takeUnretainedValue()
-}
-
 /// `data`'s bytes as Core Foundation itself reads them (`CFDataGetLength`, `CFDataGetBytePtr`).
 func coreFoundationBytes(_ data: NSData) -> [UInt8] {
     let object = unsafeBitCast(data, to: CFData.self)

@@ -24,7 +24,7 @@ enum ResultShaper {
             if query.returnData {
                 // SecItemAdd returns empty data for an item without data; CopyMatching returns nothing.
                 if let secret = item.secret { return secret.resultObject }
-                return forAdd ? NSData() : nil
+                return forAdd ? Data().resultObject : nil
             }
             if query.returnPersistentRef { return item.persistentReferenceData.resultObject }
             // kSecReturnRef: the key or certificate; a password has none (success with no object).

@@ -101,7 +101,7 @@ enum KernelKeyring {
 
     /// Overwrites key material read from the keyring.
     static func wipe(_ data: inout Data) {
-        data.withUnsafeMutableBytes { if let base = $0.baseAddress { cks_secure_zero(base, $0.count) } }
+        data.withUnsafeMutableBytes { SecretBuffer.wipe($0) }
     }
 
     static func setTimeout(_ serial: Int32, seconds: UInt32) {

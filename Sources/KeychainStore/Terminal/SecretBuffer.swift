@@ -70,7 +70,7 @@ package struct SecretBuffer: ~Copyable {
 
     /// Overwrites `bytes` in place (when the array's storage is not shared) and empties it.
     package static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { cks_secure_zero($0.baseAddress, $0.count) }
+        bytes.withUnsafeMutableBytes { wipe($0) }
         bytes.removeAll()
     }
 
