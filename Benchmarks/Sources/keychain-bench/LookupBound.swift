@@ -47,7 +47,11 @@ enum LookupBound {
         var ours_ratio: Double
     }
 
-    static let pieces = ["floor_lookup", "secitem_lookup", "caller_side", "four_opens", "account_hmac", "freshness_check"]
+    /// What is timed; the raw names are the JSON's keys.
+    enum Piece: String, CaseIterable {
+        case floorLookup = "floor_lookup", secItemLookup = "secitem_lookup", callerSide = "caller_side",
+             fourOpens = "four_opens", accountHMAC = "account_hmac", freshnessCheck = "freshness_check"
+    }
 
     static func run(directory: String, items: Int, operations: Int, rounds: Int) throws -> Result {
         let floor = try SQLiteFloorSystem(path: directory + "/bound-floor.sqlite")
@@ -63,37 +67,36 @@ enum LookupBound {
 
         var generator = SplitMix64(seed: 7)
         let accounts = (0..<operations).map { _ in Int(generator.next() % UInt64(items)) }
-        var perRound: [String: [Double]] = Dictionary(uniqueKeysWithValues: pieces.map { ($0, []) })
+        let pieces = Piece.allCases
+        var perRound: [Piece: [Double]] = [:]
         for round in 0..<rounds {
             // The order turns with each round, so no piece always runs first or after another.
             for offset in 0..<pieces.count {
                 let piece = pieces[(round + offset) % pieces.count]
                 let summary: LatencySummary
                 switch piece {
-                case "floor_lookup": summary = try timeEach(accounts) { try floor.lookup(account: WorkloadKeys.filler($0)) }
-                case "secitem_lookup": summary = try timeEach(accounts) { try ours.lookup(account: WorkloadKeys.filler($0)) }
-                case "caller_side": summary = try timeEach(accounts) { try caller.bridge(account: WorkloadKeys.filler($0)) }
-                case "four_opens": summary = try timeEach(accounts) { try rows[$0].openAll() }
-                case "freshness_check": summary = try timeEach(accounts) { _ in try floor.db.run("PRAGMA data_version", []) }
-                default: summary = try timeEach(accounts) { try accountIndex(WorkloadKeys.filler($0), indexKey) }
+                case .floorLookup: summary = try timeEach(accounts) { try floor.lookup(account: WorkloadKeys.filler($0)) }
+                case .secItemLookup: summary = try timeEach(accounts) { try ours.lookup(account: WorkloadKeys.filler($0)) }
+                case .callerSide: summary = try timeEach(accounts) { try caller.bridge(account: WorkloadKeys.filler($0)) }
+                case .fourOpens: summary = try timeEach(accounts) { try rows[$0].openAll() }
+                case .freshnessCheck: summary = try timeEach(accounts) { _ in try floor.db.run("PRAGMA data_version", []) }
+                case .accountHMAC: summary = try timeEach(accounts) { try accountIndex(WorkloadKeys.filler($0), indexKey) }
                 }
-                perRound[piece]!.append(summary.median_us)
+                perRound[piece, default: []].append(summary.median_us)
             }
-            progress("  round \(round + 1): " + pieces.map { "\($0) \(perRound[$0]!.last!) µs" }.joined(separator: ", "))
+            progress("  round \(round + 1): " + pieces.map { "\($0.rawValue) \(perRound[$0]!.last!) µs" }.joined(separator: ", "))
         }
-        let median = perRound.mapValues { values in
-            let sorted = values.sorted()
-            return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-        }
-        func ratio(_ value: Double) -> Double { (value / median["floor_lookup"]! * 100).rounded() / 100 }
+        let medians = perRound.mapValues(median)
+        func ratio(_ sum: Piece...) -> Double { (sum.map { medians[$0]! }.reduce(0, +) / medians[.floorLookup]! * 100).rounded() / 100 }
         return Result(items: items, operations: operations, rounds: rounds,
                       sealed_attributes_bytes: sizes.attributes, sealed_secret_bytes: sizes.secret,
                       persistent_reference_bytes: sizes.persistentReference,
-                      rounds_median_us: perRound, median_us: median,
-                      bound_ratio: ratio(median["floor_lookup"]! + median["caller_side"]! + median["four_opens"]!),
-                      bound_ratio_without_caller: ratio(median["floor_lookup"]! + median["four_opens"]!),
-                      cached_rows_bound_ratio: ratio(median["freshness_check"]! + median["caller_side"]! + median["four_opens"]!),
-                      ours_ratio: ratio(median["secitem_lookup"]!))
+                      rounds_median_us: Dictionary(uniqueKeysWithValues: perRound.map { ($0.key.rawValue, $0.value) }),
+                      median_us: Dictionary(uniqueKeysWithValues: medians.map { ($0.key.rawValue, $0.value) }),
+                      bound_ratio: ratio(.floorLookup, .callerSide, .fourOpens),
+                      bound_ratio_without_caller: ratio(.floorLookup, .fourOpens),
+                      cached_rows_bound_ratio: ratio(.freshnessCheck, .callerSide, .fourOpens),
+                      ours_ratio: ratio(.secItemLookup))
     }
 
     struct Sizes { var attributes: Int, secret: Int, persistentReference: Int }

@@ -31,7 +31,6 @@ enum ResultCast {
                     if object === foundation { plain.append(summary.median_us) } else { ours.append(summary.median_us) }
                 }
             }
-            func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
             progress("result-cast: \(size) bytes: Foundation's NSData \(median(plain)) µs, the API's result \(median(ours)) µs")
             return Row(bytes: size, foundation_nsdata_us: median(plain), api_result_us: median(ours),
                        ratio: (median(plain) / median(ours) * 100).rounded() / 100)

@@ -44,6 +44,13 @@ struct LatencySummary: Codable, Sendable {
     }
 }
 
+/// The median of `values` (the mean of the middle two for an even count); NaN when empty.
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return .nan }
+    return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
 /// Times `body` once per element of `inputs`; a failing operation aborts the benchmark, since
 /// a figure for an operation that did not happen would be a lie.
 func timeEach<Input>(_ inputs: [Input], _ body: (Input) throws -> Void) rethrows -> LatencySummary {
