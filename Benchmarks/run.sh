@@ -106,6 +106,12 @@ for n in 1000 $([ "$QUICK" = 1 ] || echo 100000); do
   rm -rf "$WORK/bound-$n"
 done
 
+say "the least a sealed durable add and update through this API can cost, beside the floor's (BENCHMARKS.md, \"What an add and an update cannot go below\")"
+for n in 1000 $([ "$QUICK" = 1 ] || echo 100000); do
+  "$BENCH" write-bound --dir "$WORK/write-bound-$n" --items "$n" --ops 2000 > "$RAW/write-bound-$n.json"
+  rm -rf "$WORK/write-bound-$n"
+done
+
 cd "$HERE/peers"
 # A peer that cannot be measured is reported as not run (peers.py writes why); even a peer whose
 # harness dies outright must not cost the figures of the others.

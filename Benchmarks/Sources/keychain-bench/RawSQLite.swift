@@ -43,27 +43,8 @@ final class RawSQLite {
     /// bytes of the first column of the first row, if any, and the number of rows changed.
     @discardableResult
     func run(_ sql: String, _ values: [Value]) throws -> (firstBlob: [UInt8]?, changes: Int) {
-        let statement: OpaquePointer
-        if let cached = cache[sql] {
-            statement = cached
-        } else {
-            var raw: OpaquePointer?
-            guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil) == SQLITE_OK, let raw else {
-                throw BenchFailure("sqlite prepare: \(String(cString: sqlite3_errmsg(handle)))")
-            }
-            cache[sql] = raw
-            statement = raw
-        }
+        let statement = try prepared(sql, values)
         defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
-        for (offset, value) in values.enumerated() {
-            let index = Int32(offset + 1)
-            switch value {
-            case .int(let v): sqlite3_bind_int64(statement, index, v)
-            case .real(let v): sqlite3_bind_double(statement, index, v)
-            case .text(let v): sqlite3_bind_text(statement, index, v, -1, csqlitebench_transient())
-            case .blob(let v): sqlite3_bind_blob(statement, index, v, Int32(v.count), csqlitebench_transient())
-            }
-        }
         var first: [UInt8]?
         while true {
             let rc = sqlite3_step(statement)
@@ -75,6 +56,45 @@ final class RawSQLite {
             }
         }
         return (first, Int(sqlite3_changes(handle)))
+    }
+
+    /// Runs a query; returns its first row's first `columns` columns as bytes (NULL as none),
+    /// or nil when it returned no row.
+    func firstRow(_ sql: String, _ values: [Value], columns: Int) throws -> [[UInt8]]? {
+        let statement = try prepared(sql, values)
+        defer { sqlite3_reset(statement); sqlite3_clear_bindings(statement) }
+        let rc = sqlite3_step(statement)
+        if rc == SQLITE_DONE { return nil }
+        guard rc == SQLITE_ROW else { throw BenchFailure("sqlite step: \(String(cString: sqlite3_errmsg(handle)))") }
+        return (0..<Int32(columns)).map { column in
+            guard let bytes = sqlite3_column_blob(statement, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, column))))
+        }
+    }
+
+    /// The statement for `sql` (prepared once, then kept), with `values` bound.
+    private func prepared(_ sql: String, _ values: [Value]) throws -> OpaquePointer {
+        let statement: OpaquePointer
+        if let cached = cache[sql] {
+            statement = cached
+        } else {
+            var raw: OpaquePointer?
+            guard sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &raw, nil) == SQLITE_OK, let raw else {
+                throw BenchFailure("sqlite prepare: \(String(cString: sqlite3_errmsg(handle)))")
+            }
+            cache[sql] = raw
+            statement = raw
+        }
+        for (offset, value) in values.enumerated() {
+            let index = Int32(offset + 1)
+            switch value {
+            case .int(let v): sqlite3_bind_int64(statement, index, v)
+            case .real(let v): sqlite3_bind_double(statement, index, v)
+            case .text(let v): sqlite3_bind_text(statement, index, v, -1, csqlitebench_transient())
+            case .blob(let v): sqlite3_bind_blob(statement, index, v, Int32(v.count), csqlitebench_transient())
+            }
+        }
+        return statement
     }
 }
 

@@ -1,0 +1,239 @@
+import Crypto
+import Foundation
+import KeychainServices
+
+extension WriteBound {
+    /// A bare connection to a keychain file with the engine's durability settings, writing
+    /// generic-password rows through prepared statements, each in its own transaction.
+    final class BareGenericPasswordTable {
+        /// The columns a generic password with a service, an account and data fills.
+        struct Row {
+            var persistentReference: [UInt8]
+            var primaryKey: [UInt8]
+            var accessGroup: [UInt8]
+            var account: [UInt8]
+            var service: [UInt8]
+            var meta: [UInt8]
+            var secret: [UInt8]
+
+            /// Random bytes of the lengths the keychain file holds (a blind index is 16 bytes).
+            init(_ sizes: LookupBound.Sizes) {
+                func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
+                self.init(persistentReference: random(sizes.persistentReference), primaryKey: random(16),
+                          accessGroup: random(16), account: random(16), service: random(16),
+                          meta: random(sizes.attributes), secret: random(sizes.secret))
+            }
+
+            init(persistentReference: [UInt8], primaryKey: [UInt8], accessGroup: [UInt8], account: [UInt8],
+                 service: [UInt8], meta: [UInt8], secret: [UInt8]) {
+                self.persistentReference = persistentReference; self.primaryKey = primaryKey
+                self.accessGroup = accessGroup; self.account = account; self.service = service
+                self.meta = meta; self.secret = secret
+            }
+        }
+
+        let db: RawSQLite
+        /// The protection class the benchmark's items get (the default, after first unlock).
+        static let protectionClass: Int64 = 6
+
+        init(path: String) throws {
+            db = try RawSQLite(path: path)
+            // What the engine sets on its connections that bears on a write.
+            try db.execute("PRAGMA synchronous = FULL; PRAGMA secure_delete = ON; PRAGMA journal_mode = WAL;")
+        }
+
+        func insert(_ row: Row) throws {
+            let result = try db.run("INSERT INTO genp (persistref, pk, agrp, keyclass, i_acct, i_svce, meta, secret) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", [
+                .blob(row.persistentReference), .blob(row.primaryKey), .blob(row.accessGroup), .int(Self.protectionClass),
+                .blob(row.account), .blob(row.service), .blob(row.meta), .blob(row.secret),
+            ])
+            guard result.changes == 1 else { throw BenchFailure("write-bound: an insert changed nothing") }
+        }
+
+        /// The account indexes of the rows the engine filled in, in the order it added them.
+        func accountIndexes(count: Int) throws -> [[UInt8]] {
+            try (1...count).map { rowid in
+                guard let index = try db.firstRow("SELECT i_acct FROM genp WHERE rowid = ?", [.int(Int64(rowid))], columns: 1)?[0],
+                      index.count == 16 else {
+                    throw BenchFailure("write-bound: the filled keychain has no account index at row \(rowid)")
+                }
+                return index
+            }
+        }
+
+        /// Replaces both sealed parts of the row with this account index.
+        func update(accountIndex: [UInt8], meta: [UInt8], secret: [UInt8]) throws {
+            let result = try db.run("UPDATE genp SET meta = ?, secret = ? WHERE i_acct = ?", [.blob(meta), .blob(secret), .blob(accountIndex)])
+            guard result.changes == 1 else { throw BenchFailure("write-bound: an update changed nothing") }
+        }
+
+        /// The persistent reference and sealed attributes of the row with these indexes.
+        func find(accountIndex: [UInt8], serviceIndex: [UInt8]) throws -> (reference: [UInt8], meta: [UInt8]) {
+            guard let row = try db.firstRow("SELECT persistref, meta FROM genp WHERE i_acct = ? AND i_svce = ?",
+                                             [.blob(accountIndex), .blob(serviceIndex)], columns: 2) else {
+                throw BenchFailure("write-bound: an essential update found no row")
+            }
+            return (row[0], row[1])
+        }
+
+        /// Replaces both sealed parts of the row with these indexes if its attributes are still
+        /// the ones read (so no transaction has to span the read and the write).
+        func replace(accountIndex: [UInt8], serviceIndex: [UInt8], oldMeta: [UInt8], meta: [UInt8], secret: [UInt8]) throws {
+            let result = try db.run("UPDATE genp SET meta = ?, secret = ? WHERE i_acct = ? AND i_svce = ? AND meta = ?",
+                                    [.blob(meta), .blob(secret), .blob(accountIndex), .blob(serviceIndex), .blob(oldMeta)])
+            guard result.changes == 1 else { throw BenchFailure("write-bound: an essential update changed nothing") }
+        }
+    }
+
+    /// The work of an add and of an update that the design and the API demand, done the cheapest
+    /// way this benchmark knows: the caller's dictionaries bridged `as CFDictionary` (when asked),
+    /// the blind indexes (HMAC-SHA-256 from precomputed pads, as the engine computes them), fresh
+    /// item keys and AES-GCM through swift-crypto, each part's key sealed under the class key.
+    /// It encodes no attributes, checks no lock state, keeps no digest and reads nothing back;
+    /// the engine does all of those, so its calls can only be slower.
+    final class EssentialWork {
+        let classKey = SymmetricKey(size: .bits256)
+        let index = PaddedHMAC(key: SymmetricKey(size: .bits256))
+        let accessGroup = Array("swift-keychain.bench".utf8)
+        let service = Array(WorkloadKeys.service.utf8)
+        let secretLength: Int, referenceLength: Int
+        /// Stands in for the encoded attributes (their encoding is work the bound leaves out).
+        let encodedAttributes: Data
+
+        init(sizes: LookupBound.Sizes) throws {
+            let overhead = 1 + LookupBound.SealedRow.wrappedKeyLength + LookupBound.SealedRow.boxOverhead
+            secretLength = sizes.secret - overhead
+            referenceLength = sizes.persistentReference
+            guard sizes.attributes > overhead, secretLength >= 24 else {
+                throw BenchFailure("write-bound: sealed parts too short for their content")
+            }
+            encodedAttributes = Data(repeating: 0x41, count: sizes.attributes - overhead)
+        }
+
+        /// An add's work: the row to insert.
+        func add(account: String, secret: [UInt8], asCaller: Bool) throws -> BareGenericPasswordTable.Row {
+            let secretData = Data(secret)
+            if asCaller {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecAttrService as String: WorkloadKeys.service,
+                    kSecAttrAccount as String: account,
+                    kSecValueData as String: secretData,
+                ]
+                try expectCount(query as CFDictionary, 4)
+            }
+            let accountBytes = Array(account.utf8)
+            let primaryKey = index.mac(Array("pk:genp".utf8) + lengthPrefixed(accessGroup) + lengthPrefixed(service) + lengthPrefixed(accountBytes))
+            let groupIndex = index.mac(Array("agrp\0".utf8) + accessGroup)
+            var reference = [UInt8](repeating: 0, count: referenceLength)
+            for i in reference.indices { reference[i] = UInt8.random(in: 0...255) }
+            return BareGenericPasswordTable.Row(
+                persistentReference: reference, primaryKey: primaryKey, accessGroup: groupIndex,
+                account: accountIndex(accountBytes), service: serviceIndex(),
+                meta: try seal(encodedAttributes, part: "meta", reference: reference),
+                secret: try seal(padded(secret), part: "secret", reference: reference))
+        }
+
+        /// An update's work before it reads the row: the caller's two dictionaries (when asked)
+        /// and the indexes the row is found by.
+        func updateIndexes(account: String, secret: [UInt8], asCaller: Bool) throws -> (account: [UInt8], service: [UInt8]) {
+            if asCaller {
+                let query: [String: Any] = [
+                    kSecClass as String: kSecClassGenericPassword,
+                    kSecAttrService as String: WorkloadKeys.service,
+                    kSecAttrAccount as String: account,
+                ]
+                let changes: [String: Any] = [kSecValueData as String: Data(secret)]
+                try expectCount(query as CFDictionary, 3)
+                try expectCount(changes as CFDictionary, 1)
+            }
+            return (accountIndex(Array(account.utf8)), serviceIndex())
+        }
+
+        /// An update's work on the row it read: its attributes opened (their key unwrapped), sealed
+        /// again under the same key (their wrapping kept, as the engine keeps it), the new secret
+        /// sealed under a fresh key.
+        func rewrite(reference: [UInt8], meta: [UInt8], secret: [UInt8]) throws -> (meta: [UInt8], secret: [UInt8]) {
+            let keyEnd = 1 + LookupBound.SealedRow.wrappedKeyLength
+            guard meta.count > keyEnd else { throw BenchFailure("write-bound: sealed attributes too short") }
+            let keyBytes = try AES.GCM.open(AES.GCM.SealedBox(combined: meta[1..<keyEnd]), using: classKey,
+                                            authenticating: wrapAAD("meta", reference))
+            let itemKey = SymmetricKey(data: keyBytes)
+            let attributes = try AES.GCM.open(AES.GCM.SealedBox(combined: meta[keyEnd...]), using: itemKey,
+                                              authenticating: contentAAD("meta", reference))
+            var newMeta = Array(meta[..<keyEnd])
+            newMeta += try AES.GCM.seal(attributes, using: itemKey, authenticating: contentAAD("meta", reference)).combined!
+            return (newMeta, try seal(padded(secret), part: "secret", reference: reference))
+        }
+
+        /// A whole update: its work, the row read, the row written.
+        func update(account: String, secret: [UInt8], asCaller: Bool, in table: BareGenericPasswordTable) throws {
+            let indexes = try updateIndexes(account: account, secret: secret, asCaller: asCaller)
+            let found = try table.find(accountIndex: indexes.account, serviceIndex: indexes.service)
+            let changed = try rewrite(reference: found.reference, meta: found.meta, secret: secret)
+            try table.replace(accountIndex: indexes.account, serviceIndex: indexes.service, oldMeta: found.meta,
+                              meta: changed.meta, secret: changed.secret)
+        }
+
+        private func accountIndex(_ account: [UInt8]) -> [UInt8] { index.mac(Array("acct\0".utf8) + account) }
+        private func serviceIndex() -> [UInt8] { index.mac(Array("svce\0".utf8) + service) }
+
+        /// Format byte, a fresh item key sealed under the class key, the content sealed under it.
+        private func seal(_ content: Data, part: String, reference: [UInt8]) throws -> [UInt8] {
+            let itemKey = SymmetricKey(size: .bits256)
+            let wrapped = try AES.GCM.seal(itemKey.withUnsafeBytes { Data($0) }, using: classKey,
+                                           authenticating: wrapAAD(part, reference)).combined!
+            let sealed = try AES.GCM.seal(content, using: itemKey, authenticating: contentAAD(part, reference)).combined!
+            var blob: [UInt8] = [3]
+            blob.reserveCapacity(1 + wrapped.count + sealed.count)
+            blob += wrapped
+            blob += sealed
+            return blob
+        }
+
+        /// Authenticated data of the lengths the keychain uses (the text differs, the work does not).
+        private func wrapAAD(_ part: String, _ reference: [UInt8]) -> [UInt8] { Array("swift-keychain/wrap/\(part)/genp/6/".utf8) + reference }
+        private func contentAAD(_ part: String, _ reference: [UInt8]) -> [UInt8] { Array("swift-keychain/bound/\(part)/genp/".utf8) + reference }
+
+        /// The secret's content, of the length the keychain seals.
+        private func padded(_ secret: [UInt8]) -> Data {
+            var content = Data(secret)
+            content.append(Data(count: secretLength - secret.count))
+            return content
+        }
+
+        private func lengthPrefixed(_ bytes: [UInt8]) -> [UInt8] {
+            let n = UInt32(bytes.count)
+            return [UInt8(truncatingIfNeeded: n), UInt8(truncatingIfNeeded: n >> 8),
+                    UInt8(truncatingIfNeeded: n >> 16), UInt8(truncatingIfNeeded: n >> 24)] + bytes
+        }
+
+        private func expectCount(_ dictionary: CFDictionary, _ count: Int) throws {
+            guard dictionary.count == count else { throw BenchFailure("write-bound: the caller's bridging lost something") }
+        }
+    }
+
+    /// HMAC-SHA-256 truncated to 16 bytes, from two SHA-256 states that have absorbed the key's
+    /// pads once (the engine's blind indexes are computed this way; its type is internal to it).
+    struct PaddedHMAC {
+        private let inner: SHA256, outer: SHA256
+
+        init(key: SymmetricKey) {
+            var block = [UInt8](repeating: 0, count: SHA256.blockByteCount)
+            key.withUnsafeBytes { bytes in block.withUnsafeMutableBytes { $0.copyMemory(from: bytes) } }
+            var inner = SHA256(), outer = SHA256()
+            inner.update(data: block.map { $0 ^ 0x36 })
+            outer.update(data: block.map { $0 ^ 0x5c })
+            self.inner = inner
+            self.outer = outer
+        }
+
+        func mac(_ input: [UInt8]) -> [UInt8] {
+            var innerHash = inner
+            input.withUnsafeBytes { innerHash.update(bufferPointer: $0) }
+            var outerHash = outer
+            innerHash.finalize().withUnsafeBytes { outerHash.update(bufferPointer: $0) }
+            return outerHash.finalize().withUnsafeBytes { Array($0.prefix(16)) }
+        }
+    }
+}
