@@ -33,7 +33,8 @@ extension KeychainFile {
             let attributes = try newItemAttributes(item.itemClass, item.attributes, identity: identity, accessControl: item.accessControl)
             prepared.append((item, attributes, ProtectionClass(pdmn: attributes[AttributeName.accessible]!.stringValue!)!))
         }
-        return try withState { state throws(KeychainStoreError) -> [StoredItem] in
+        return try withItemTransaction { state throws(KeychainStoreError) -> [StoredItem] in
+            // Every item's class must be open before the first one is written.
             var presenceKeys: [Curve25519.KeyAgreement.PublicKey?] = []
             for entry in prepared {
                 if entry.protection == .whenPasscodeSetThisDeviceOnly && !state.keybag.hasPassword {
@@ -42,15 +43,13 @@ extension KeychainFile {
                 _ = try state.keybag.key(for: entry.protection)
                 presenceKeys.append(entry.item.accessControl?.requiresAuthentication == true ? try state.presencePublicKey(for: entry.protection) : nil)
             }
-            return try state.itemTransaction { () throws(KeychainStoreError) -> [StoredItem] in
-                var stored: [StoredItem] = []
-                stored.reserveCapacity(prepared.count)
-                for (entry, presenceKey) in zip(prepared, presenceKeys) {
-                    stored.append(try state.insert(entry.item.itemClass, entry.attributes, secret: entry.item.secret,
-                                                   protection: entry.protection, presenceKey: presenceKey))
-                }
-                return stored
+            var stored: [StoredItem] = []
+            stored.reserveCapacity(prepared.count)
+            for (entry, presenceKey) in zip(prepared, presenceKeys) {
+                stored.append(try state.insert(entry.item.itemClass, entry.attributes, secret: entry.item.secret,
+                                               protection: entry.protection, presenceKey: presenceKey))
             }
+            return stored
         }
     }
 }

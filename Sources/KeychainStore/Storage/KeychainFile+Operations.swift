@@ -168,24 +168,22 @@ extension KeychainFile {
         // One transaction that writes only if no match needs an authentication it lacks. Most
         // updates touch no protected item and are done in this one pass.
         func attempt(_ credentials: [Data: PresenceCredential]) throws(KeychainStoreError) -> Int? {
-            try withState { state throws(KeychainStoreError) -> Int? in
-                try state.itemTransaction { () throws(KeychainStoreError) -> Int? in
-                    let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false,
-                                                      keepingAttributesKeys: true)
-                    guard !rows.isEmpty else { throw .itemNotFound }
-                    if rows.contains(where: { $0.needsAuthentication && credentials[$0.persistentReference] == nil }) {
-                        return nil  // nothing written yet
-                    }
-                    for var row in rows {
-                        guard identity.canWrite(row.attributes[AttributeName.accessGroup]?.stringValue ?? "") else {
-                            throw .missingEntitlement(group: row.attributes[AttributeName.accessGroup]?.stringValue ?? "?")
-                        }
-                        if row.needsAuthentication { row.credential = credentials[row.persistentReference] }
-                        try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones,
-                                         accessControl: accessControl)
-                    }
-                    return rows.count
+            try withItemTransaction { state throws(KeychainStoreError) -> Int? in
+                let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false,
+                                                  keepingAttributesKeys: true)
+                guard !rows.isEmpty else { throw .itemNotFound }
+                if rows.contains(where: { $0.needsAuthentication && credentials[$0.persistentReference] == nil }) {
+                    return nil  // nothing written yet
                 }
+                for var row in rows {
+                    guard identity.canWrite(row.attributes[AttributeName.accessGroup]?.stringValue ?? "") else {
+                        throw .missingEntitlement(group: row.attributes[AttributeName.accessGroup]?.stringValue ?? "?")
+                    }
+                    if row.needsAuthentication { row.credential = credentials[row.persistentReference] }
+                    try state.update(row, in: table, changes: changes, secret: secret, tombstones: tombstones,
+                                     accessControl: accessControl)
+                }
+                return rows.count
             }
         }
         if let count = try attempt([:]) { return count }
@@ -218,32 +216,29 @@ extension KeychainFile {
             throw .missingEntitlement(group: group)
         }
         let table = ItemTable(query.itemClass)
-        return try withState { state throws(KeychainStoreError) -> Int in
-            var erase = false
-            let deleted = try state.itemTransaction { () throws(KeychainStoreError) -> Int in
-                let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
-                guard !rows.isEmpty else { throw .itemNotFound }
-                for row in rows {
-                    guard identity.canWrite(row.attributes[AttributeName.accessGroup]?.stringValue ?? "") else {
-                        throw .missingEntitlement(group: row.attributes[AttributeName.accessGroup]?.stringValue ?? "?")
-                    }
-                    let isTombstone = row.attributes[AttributeName.tombstone]?.integerValue == 1
-                    if tombstones ?? (row.attributes[AttributeName.synchronizable]?.integerValue == 1 && !isTombstone) {
-                        // Sealed under a fresh key, not the item's (an update's reuse): nothing of
-                        // the deleted item's blobs stays, its key's wrapping included.
-                        let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
-                        try state.writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
-                                           attributes: tombstone, sealedSecret: nil, previous: row.attributes)
-                    } else {
-                        try state.deleteRow(table, rowid: row.rowid, persistentReference: row.persistentReference)
-                    }
+        let outcome = try withItemTransaction({ state throws(KeychainStoreError) -> (count: Int, erase: Bool) in
+            let rows = try state.matchingRows(query, identity: identity, limit: nil, openSecrets: false)
+            guard !rows.isEmpty else { throw .itemNotFound }
+            for row in rows {
+                guard identity.canWrite(row.attributes[AttributeName.accessGroup]?.stringValue ?? "") else {
+                    throw .missingEntitlement(group: row.attributes[AttributeName.accessGroup]?.stringValue ?? "?")
                 }
-                erase = rows.contains(where: KeychainFile.deletionIsErasedFromWAL)
-                return rows.count
+                let isTombstone = row.attributes[AttributeName.tombstone]?.integerValue == 1
+                if tombstones ?? (row.attributes[AttributeName.synchronizable]?.integerValue == 1 && !isTombstone) {
+                    // Sealed under a fresh key, not the item's (an update's reuse): nothing of
+                    // the deleted item's blobs stays, its key's wrapping included.
+                    let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
+                    try state.writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
+                                       attributes: tombstone, sealedSecret: nil, previous: row.attributes)
+                } else {
+                    try state.deleteRow(table, rowid: row.rowid, persistentReference: row.persistentReference)
+                }
             }
-            if erase { state.eraseDeletedFromWAL() }
-            return deleted
-        }
+            return (rows.count, rows.contains(where: KeychainFile.deletionIsErasedFromWAL))
+        }, afterCommit: { state, outcome in
+            if outcome.erase { state.eraseDeletedFromWAL() }
+        })
+        return outcome.count
     }
 
     /// A tombstone keeps the primary key, accessibility, creation date and group of the deleted

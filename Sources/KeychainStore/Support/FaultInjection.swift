@@ -96,12 +96,15 @@ final class FaultPlan: Sendable {
     enum Statements: Sendable { case all, writes, reads }
 
     /// One fault: let `skip` matching calls through, then fail the next `times` with `result`.
+    /// Or, made with ``interleaving(_:at:skip:)``, no fault but something else happening at that
+    /// moment: `action` runs, then the call goes on as usual.
     struct Rule: Sendable {
         var point: Point
         var result: Int32
         var skip: Int
         var times: Int
         var statements: Statements
+        var action: (@Sendable () -> Void)?
 
         init(_ point: Point, result: Int32, skip: Int = 0, times: Int = 1, statements: Statements = .all) {
             self.point = point
@@ -109,6 +112,15 @@ final class FaultPlan: Sendable {
             self.skip = skip
             self.times = times
             self.statements = statements
+        }
+
+        /// Runs `action` once, at the call of `point` after `skip` others, before that call
+        /// does its work: another process's write landing just then, for instance. Calls the
+        /// action makes itself pass this rule by.
+        static func interleaving(_ action: @escaping @Sendable () -> Void, at point: Point, skip: Int = 0) -> Rule {
+            var rule = Rule(point, result: 0, skip: skip)
+            rule.action = action
+            return rule
         }
     }
 
@@ -138,7 +150,7 @@ final class FaultPlan: Sendable {
     var anyFired: Bool { state.withLock { !$0.fired.isEmpty } }
 
     fileprivate func take(_ point: Point, writes: Bool) -> Int32? {
-        state.withLock { state in
+        let chosen: Rule? = state.withLock { state in
             state.calls[point, default: 0] += 1
             for index in state.rules.indices where state.rules[index].point == point && state.rules[index].times > 0 {
                 switch state.rules[index].statements {
@@ -151,10 +163,17 @@ final class FaultPlan: Sendable {
                 }
                 state.rules[index].times -= 1
                 state.fired[point, default: 0] += 1
-                return state.rules[index].result
+                return state.rules[index]
             }
             return nil
         }
+        guard let chosen else { return nil }
+        // Outside the lock: the action's own engine calls come back through here.
+        if let action = chosen.action {
+            action()
+            return nil
+        }
+        return chosen.result
     }
 }
 #endif
