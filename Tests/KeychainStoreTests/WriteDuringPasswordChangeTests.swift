@@ -10,7 +10,7 @@ import Testing
 /// keychain still has.
 @Suite struct WriteDuringPasswordChangeTests {
     enum Write: String, CaseIterable, CustomTestStringConvertible, Sendable {
-        case add, update
+        case add, update, merge
         var testDescription: String { rawValue }
     }
 
@@ -32,7 +32,7 @@ import Testing
         let plan = FaultPlan(.interleaving({
             changed.set((try? other.setPassword("new", currentPassword: "old")) != nil)
         }, at: .sqliteBegin))
-        let (account, expectedAfterRefusal): (String, String?) = write == .add ? ("racing", nil) : ("before", "first")
+        let (account, expectedAfterRefusal): (String, String?) = write == .update ? ("before", "first") : ("racing", nil)
         let written: Result<Void, KeychainStoreError> = FaultInjection.$plan.withValue(plan) {
             Result { () throws(KeychainStoreError) in
                 switch write {
@@ -40,6 +40,11 @@ import Testing
                 case .update:
                     _ = try file.update(ItemQuery(itemClass: .genericPassword, filters: ["acct": .string(account)]),
                                         changes: [:], secret: Data("second".utf8), identity: .unconfigured)
+                case .merge:
+                    let item = KeychainFile.IncomingItem(itemClass: .genericPassword,
+                                                         attributes: ["acct": .string(account), "svce": .string("s"), "pdmn": .string("ak")],
+                                                         secret: Data("second".utf8), created: Date(), modified: Date())
+                    _ = try file.merge([item], identity: .unconfigured)
                 }
             }
         }
@@ -56,7 +61,7 @@ import Testing
             #expect(error.status == KeychainStoreError.interactionNotAllowed.status, "refused for another reason: \(error)")
             #expect(read(reopened, account) == expectedAfterRefusal)
         }
-        if write == .add { #expect(read(reopened, "before") == "first") }
+        if write != .update { #expect(read(reopened, "before") == "first") }
     }
 
     func add(_ file: KeychainFile, _ account: String, _ secret: String) throws(KeychainStoreError) {

@@ -92,12 +92,10 @@ extension KeychainFile {
             throw .authFailed("the backup password is not correct, or the backup is damaged")
         }
         let items = try decodeBackupItems(plaintext)
-        return try withState { state throws(KeychainStoreError) -> Int in
-            try state.itemTransaction { () throws(KeychainStoreError) -> Int in
-                var changed = 0
-                for item in items where try state.merge(item) { changed += 1 }
-                return changed
-            }
+        return try withItemTransaction { state throws(KeychainStoreError) -> Int in
+            var changed = 0
+            for item in items where try state.merge(item) { changed += 1 }
+            return changed
         }
     }
 

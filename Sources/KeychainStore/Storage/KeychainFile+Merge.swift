@@ -58,42 +58,41 @@ extension KeychainFile {
             }
             prepared.append((ItemTable(item.itemClass), attributes, item.secret, protection))
         }
-        return try withState { state throws(KeychainStoreError) -> MergeCounts in
+        return try withItemTransaction { state throws(KeychainStoreError) -> MergeCounts in
+            // Every item's class must be open before the first one is written.
             for protection in Set(prepared.map(\.protection)) {
                 if protection == .whenPasscodeSetThisDeviceOnly && !state.keybag.hasPassword {
                     throw .notAvailable("items that require a passcode cannot be added to a keychain without a password")
                 }
                 _ = try state.keybag.key(for: protection)
             }
-            return try state.itemTransaction { () throws(KeychainStoreError) -> MergeCounts in
-                var counts = MergeCounts()
-                for item in prepared {
-                    let primaryKey = state.primaryKeyIndex(item.table, item.attributes)
-                    if let (rowid, isTombstone, localReference) = try state.row(withPrimaryKey: primaryKey, in: item.table) {
-                        if !isTombstone {
-                            let local = try state.matchingRows(ItemQuery(itemClass: item.table.itemClass, persistentReference: localReference),
-                                                               identity: .administrator(), limit: 1, openSecrets: false).first
-                            guard let local, KeychainFile.incomingWins(item.attributes, over: local.attributes) else {
-                                counts.kept += 1
-                                continue
-                            }
+            var counts = MergeCounts()
+            for item in prepared {
+                let primaryKey = state.primaryKeyIndex(item.table, item.attributes)
+                if let (rowid, isTombstone, localReference) = try state.row(withPrimaryKey: primaryKey, in: item.table) {
+                    if !isTombstone {
+                        let local = try state.matchingRows(ItemQuery(itemClass: item.table.itemClass, persistentReference: localReference),
+                                                           identity: .administrator(), limit: 1, openSecrets: false).first
+                        guard let local, KeychainFile.incomingWins(item.attributes, over: local.attributes) else {
+                            counts.kept += 1
+                            continue
                         }
-                        let sealed = try state.sealSecret(item.secret, table: item.table, persistentReference: localReference,
-                                                          protection: item.protection)
-                        try state.writeRow(item.table, .existing(rowid), persistentReference: localReference, attributes: item.attributes,
-                                           sealedSecret: sealed, primaryKey: primaryKey)
-                        if isTombstone { counts.added += 1 } else { counts.replaced += 1 }
-                    } else {
-                        let (rowid, reference) = try state.newRow(item.table)
-                        let sealed = try state.sealSecret(item.secret, table: item.table, persistentReference: reference,
-                                                          protection: item.protection)
-                        try state.writeRow(item.table, .new(rowid), persistentReference: reference, attributes: item.attributes,
-                                           sealedSecret: sealed, primaryKey: primaryKey)
-                        counts.added += 1
                     }
+                    let sealed = try state.sealSecret(item.secret, table: item.table, persistentReference: localReference,
+                                                      protection: item.protection)
+                    try state.writeRow(item.table, .existing(rowid), persistentReference: localReference, attributes: item.attributes,
+                                       sealedSecret: sealed, primaryKey: primaryKey)
+                    if isTombstone { counts.added += 1 } else { counts.replaced += 1 }
+                } else {
+                    let (rowid, reference) = try state.newRow(item.table)
+                    let sealed = try state.sealSecret(item.secret, table: item.table, persistentReference: reference,
+                                                      protection: item.protection)
+                    try state.writeRow(item.table, .new(rowid), persistentReference: reference, attributes: item.attributes,
+                                       sealedSecret: sealed, primaryKey: primaryKey)
+                    counts.added += 1
                 }
-                return counts
             }
+            return counts
         }
     }
 }

@@ -321,7 +321,8 @@ extension KeychainFile.State {
     /// process knows. Another process running a newer version upgrades a keychain when it opens
     /// it, and a write in the old layout (schema 3 changed what `pk` holds) would then be an item
     /// the new lookups cannot find. Inside `BEGIN IMMEDIATE` the check reads a page SQLite
-    /// already holds, so it costs one cached statement.
+    /// already holds, so it costs one cached statement. Writes reach it through
+    /// ``KeychainFile/withItemTransaction(_:afterCommit:)``, which refreshes the lock state in it.
     func itemTransaction<T>(_ body: () throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
         try db.transaction(write: true) { () throws(KeychainStoreError) -> T in
             let version = try KeychainFile.userVersion(db)

@@ -57,15 +57,13 @@ extension KeychainFile {
     /// newer re-add wins over the delete. A new item gets a fresh local identity; a replaced one
     /// keeps its own.
     package func applySynced(_ items: [StoredItem]) throws(KeychainStoreError) -> [SyncMergeOutcome] {
-        try withState { state throws(KeychainStoreError) -> [SyncMergeOutcome] in
-            try state.itemTransaction { () throws(KeychainStoreError) -> [SyncMergeOutcome] in
-                var outcomes: [SyncMergeOutcome] = []
-                outcomes.reserveCapacity(items.count)
-                for item in items {
-                    outcomes.append(try state.applySynced(item))
-                }
-                return outcomes
+        try withItemTransaction { state throws(KeychainStoreError) -> [SyncMergeOutcome] in
+            var outcomes: [SyncMergeOutcome] = []
+            outcomes.reserveCapacity(items.count)
+            for item in items {
+                outcomes.append(try state.applySynced(item))
             }
+            return outcomes
         }
     }
 }
