@@ -12,14 +12,18 @@ import KeychainServices
 /// - ours (the query bridged as a caller does, then the whole engine);
 /// - the schema's statement: a durable `INSERT`, or an `UPDATE` of both sealed parts found by the
 ///   account's blind index, with values of our file's lengths made before the clock starts, in a
-///   keychain file filled with the same items, through a bare prepared statement: what the file's
-///   design costs in pages and syncs, with no work around it;
+///   keychain file of the same items, through a bare prepared statement: what the file's design
+///   costs in pages and syncs, with no work around it;
 /// - the essential call: the same statement preceded by the work that no implementation of this
 ///   design behind this API can skip, done the cheapest way this benchmark knows
-///   (``EssentialWork``); once with the caller's side of the API and once without it.
+///   (``EssentialWork``); once with the caller's side of the API and once without it;
+/// - for adds, the essential add inside the engine's transaction (``BareGenericPasswordTable/insertInTransaction(_:)``).
 ///
-/// Then, warm in a tight loop, the essential work without its statement: the CPU that a durable
-/// call pays again, and more, after each fsync's sleep has cooled the caches.
+/// Each bare writer has a keychain file of its own, made by the engine and filled with the same
+/// items by ``EssentialWork`` (so the bench holds their keys), and each call's writers change the
+/// same items, each in its own file: no writer's file grows faster or holds rows fresher than
+/// another's. Then, warm in a tight loop, the essential work without its statement: the CPU
+/// that a durable call pays again, and more, after each fsync's sleep has cooled the caches.
 enum WriteBound {
     struct Result: Codable {
         var items: Int
@@ -45,15 +49,18 @@ enum WriteBound {
         var bound_ratio_without_caller: Double
         /// Ours, with the caller's side, as the core benchmark times it.
         var ours_ratio: Double
+        /// The essential call inside the engine's transaction (adds only).
+        var in_engine_transaction_ratio: Double?
     }
 
     enum Writer: String, CaseIterable {
         case floorAdd = "floor_add", secItemAdd = "secitem_add", schemaInsert = "schema_insert",
-             essentialAdd = "essential_add", essentialAddWithoutCaller = "essential_add_without_caller"
+             essentialAdd = "essential_add", essentialAddWithoutCaller = "essential_add_without_caller",
+             essentialAddInTransaction = "essential_add_in_engine_transaction"
         case floorUpdate = "floor_update", secItemUpdate = "secitem_update", schemaUpdate = "schema_update",
              essentialUpdate = "essential_update", essentialUpdateWithoutCaller = "essential_update_without_caller"
 
-        static let adds: [Writer] = [.floorAdd, .secItemAdd, .schemaInsert, .essentialAdd, .essentialAddWithoutCaller]
+        static let adds: [Writer] = [.floorAdd, .secItemAdd, .schemaInsert, .essentialAdd, .essentialAddWithoutCaller, .essentialAddInTransaction]
         static let updates: [Writer] = [.floorUpdate, .secItemUpdate, .schemaUpdate, .essentialUpdate, .essentialUpdateWithoutCaller]
     }
 
@@ -63,30 +70,29 @@ enum WriteBound {
     static func run(directory: String, items: Int, operations: Int) throws -> Result {
         let floor = try SQLiteFloorSystem(path: directory + "/write-floor.sqlite")
         let ours = try SecItemSystem(path: directory + "/write.keychain-db", deviceKeyPath: directory + "/device-key")
-        let boundPath = directory + "/write-bound.keychain-db"
-        progress("write-bound: filling \(items) items into the floor and two keychains")
+        progress("write-bound: filling \(items) items into the floor, our keychain and four bare ones")
         try floor.fill(from: 0, to: items)
         try ours.fill(from: 0, to: items)
-        do {
-            // A second keychain of the same items for the bare statements; the engine's
-            // connection to it stays idle while they run.
-            let boundFile = try SecItemSystem(path: boundPath, deviceKeyPath: directory + "/device-key")
-            try boundFile.fill(from: 0, to: items)
-        }
         let sizes = try LookupBound.sealedSizes(keychainPath: ours.path)
-        let bound = try BareGenericPasswordTable(path: boundPath)
         let work = try EssentialWork(sizes: sizes)
+        // Keychain files made by the engine (whose connections stay open and idle) and filled
+        // with the same items through the bare statements.
+        var engineHandles: [SecItemSystem] = []
+        func boundFile(_ name: String) throws -> BareGenericPasswordTable {
+            let path = directory + "/write-bound-\(name).keychain-db"
+            engineHandles.append(try SecItemSystem(path: path, deviceKeyPath: directory + "/device-key"))
+            let table = try BareGenericPasswordTable(path: path)
+            try table.fill(items: items, with: work)
+            return table
+        }
+        let schemaFile = try boundFile("schema"), essentialFile = try boundFile("essential")
+        let withoutCallerFile = try boundFile("without-caller"), inTransactionFile = try boundFile("in-transaction")
 
-        // Each writer adds accounts of its own, so the writers into the bound file never collide
-        // on its unique primary-key index; the essential updates then change the items the
-        // essential adds made (the bench holds their keys), the schema's updates the filled ones.
+        // Adds of accounts nobody has; updates of the same random filled items in every file.
         let newRows = (0..<operations).map { _ in BareGenericPasswordTable.Row(sizes) }
-        let filledAccountIndexes = try bound.accountIndexes(count: items)
         var generator = SplitMix64(seed: 11)
-        let targets = (0..<operations).map { _ in Int(generator.next() % UInt64(operations)) }
-        let filledTargets = (0..<operations).map { _ in Int(generator.next() % UInt64(items)) }
-        func essentialAccount(_ i: Int) -> String { WorkloadKeys.fresh(81_000_000 + i) }
-        func essentialAccountWithoutCaller(_ i: Int) -> String { WorkloadKeys.fresh(83_000_000 + i) }
+        let targets = (0..<operations).map { _ in WorkloadKeys.filler(Int(generator.next() % UInt64(items))) }
+        let targetIndexes = targets.map { work.accountIndex(Array($0.utf8)) }
 
         var samples: [Writer: [UInt64]] = [:]
         func turns(_ writers: [Writer], _ body: (Writer, Int) throws -> Void) throws {
@@ -108,26 +114,25 @@ enum WriteBound {
             switch writer {
             case .floorAdd: try floor.add(account: account, secret: secret)
             case .secItemAdd: try ours.add(account: account, secret: secret)
-            case .schemaInsert: try bound.insert(newRows[i])
-            case .essentialAdd: try bound.insert(work.add(account: essentialAccount(i), secret: secret, asCaller: true))
-            case .essentialAddWithoutCaller:
-                try bound.insert(work.add(account: essentialAccountWithoutCaller(i), secret: secret, asCaller: false))
+            case .schemaInsert: try schemaFile.insert(newRows[i])
+            case .essentialAdd: try essentialFile.insert(work.add(account: account, secret: secret, asCaller: true))
+            case .essentialAddWithoutCaller: try withoutCallerFile.insert(work.add(account: account, secret: secret, asCaller: false))
+            case .essentialAddInTransaction: try inTransactionFile.insertInTransaction(work.add(account: account, secret: secret, asCaller: true))
             default: throw BenchFailure("write-bound: \(writer.rawValue) is not an add")
             }
         }
         try turns(Writer.updates) { writer, i in
             let secret = WorkloadKeys.secret(i, version: 4)
             switch writer {
-            case .floorUpdate: try floor.update(account: WorkloadKeys.filler(filledTargets[i]), secret: secret)
-            case .secItemUpdate: try ours.update(account: WorkloadKeys.filler(filledTargets[i]), secret: secret)
-            case .schemaUpdate:
-                try bound.update(accountIndex: filledAccountIndexes[filledTargets[i]], meta: newRows[i].meta, secret: newRows[i].secret)
-            case .essentialUpdate: try work.update(account: essentialAccount(targets[i]), secret: secret, asCaller: true, in: bound)
-            case .essentialUpdateWithoutCaller:
-                try work.update(account: essentialAccountWithoutCaller(targets[i]), secret: secret, asCaller: false, in: bound)
+            case .floorUpdate: try floor.update(account: targets[i], secret: secret)
+            case .secItemUpdate: try ours.update(account: targets[i], secret: secret)
+            case .schemaUpdate: try schemaFile.update(accountIndex: targetIndexes[i], meta: newRows[i].meta, secret: newRows[i].secret)
+            case .essentialUpdate: try work.update(account: targets[i], secret: secret, asCaller: true, in: essentialFile)
+            case .essentialUpdateWithoutCaller: try work.update(account: targets[i], secret: secret, asCaller: false, in: withoutCallerFile)
             default: throw BenchFailure("write-bound: \(writer.rawValue) is not an update")
             }
         }
+        withExtendedLifetime(engineHandles) {}
 
         // The essential work alone, warm: an add's, and an update's on a row already read.
         let someRow = try work.add(account: WorkloadKeys.fresh(84_000_000), secret: WorkloadKeys.secret(0), asCaller: false)
@@ -159,7 +164,8 @@ enum WriteBound {
                       add: Ratios(schema_ratio: ratio(.schemaInsert, over: .floorAdd),
                                   bound_ratio: ratio(.essentialAdd, over: .floorAdd),
                                   bound_ratio_without_caller: ratio(.essentialAddWithoutCaller, over: .floorAdd),
-                                  ours_ratio: ratio(.secItemAdd, over: .floorAdd)),
+                                  ours_ratio: ratio(.secItemAdd, over: .floorAdd),
+                                  in_engine_transaction_ratio: ratio(.essentialAddInTransaction, over: .floorAdd)),
                       update: Ratios(schema_ratio: ratio(.schemaUpdate, over: .floorUpdate),
                                      bound_ratio: ratio(.essentialUpdate, over: .floorUpdate),
                                      bound_ratio_without_caller: ratio(.essentialUpdateWithoutCaller, over: .floorUpdate),

@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import Glibc
 import KeychainServices
 
 extension WriteBound {
@@ -16,10 +17,11 @@ extension WriteBound {
             var meta: [UInt8]
             var secret: [UInt8]
 
-            /// Random bytes of the lengths the keychain file holds (a blind index is 16 bytes).
+            /// Random bytes of the lengths the keychain file holds (a blind index is 16 bytes, the
+            /// primary key three of them).
             init(_ sizes: LookupBound.Sizes) {
                 func random(_ count: Int) -> [UInt8] { (0..<count).map { _ in UInt8.random(in: 0...255) } }
-                self.init(persistentReference: random(sizes.persistentReference), primaryKey: random(16),
+                self.init(persistentReference: random(sizes.persistentReference), primaryKey: random(48),
                           accessGroup: random(16), account: random(16), service: random(16),
                           meta: random(sizes.attributes), secret: random(sizes.secret))
             }
@@ -50,15 +52,20 @@ extension WriteBound {
             guard result.changes == 1 else { throw BenchFailure("write-bound: an insert changed nothing") }
         }
 
-        /// The account indexes of the rows the engine filled in, in the order it added them.
-        func accountIndexes(count: Int) throws -> [[UInt8]] {
-            try (1...count).map { rowid in
-                guard let index = try db.firstRow("SELECT i_acct FROM genp WHERE rowid = ?", [.int(Int64(rowid))], columns: 1)?[0],
-                      index.count == 16 else {
-                    throw BenchFailure("write-bound: the filled keychain has no account index at row \(rowid)")
-                }
-                return index
-            }
+        /// Inserts the filler items, made by `work`, in one transaction.
+        func fill(items: Int, with work: EssentialWork) throws {
+            try db.execute("BEGIN")
+            for i in 0..<items { try insert(work.add(account: WorkloadKeys.filler(i), secret: WorkloadKeys.secret(i), asCaller: false)) }
+            try db.execute("COMMIT")
+        }
+
+        /// The engine's way of writing since it refreshes its lock state inside the write
+        /// transaction: `BEGIN IMMEDIATE`, `PRAGMA data_version`, the insert, `COMMIT`.
+        func insertInTransaction(_ row: Row) throws {
+            try db.execute("BEGIN IMMEDIATE")
+            _ = try db.run("PRAGMA data_version", [])
+            try insert(row)
+            try db.execute("COMMIT")
         }
 
         /// Replaces both sealed parts of the row with this account index.
@@ -87,18 +94,23 @@ extension WriteBound {
 
     /// The work of an add and of an update that the design and the API demand, done the cheapest
     /// way this benchmark knows: the caller's dictionaries bridged `as CFDictionary` (when asked),
-    /// the blind indexes (HMAC-SHA-256 from precomputed pads, as the engine computes them), fresh
-    /// item keys and AES-GCM through swift-crypto, each part's key sealed under the class key.
-    /// It encodes no attributes, checks no lock state, keeps no digest and reads nothing back;
-    /// the engine does all of those, so its calls can only be slower.
+    /// the blind indexes that change with the item (HMAC-SHA-256 from precomputed pads, as the
+    /// engine computes them; the service's and the access group's, which repeat, computed once, as
+    /// the engine remembers them), item keys and nonces from one read of the system's random
+    /// source per call (as the engine draws them), AES-GCM through swift-crypto, each part's key
+    /// sealed under the class key. It encodes no attributes, checks no lock state, keeps no digest
+    /// and reads nothing back; the engine does all of those, so its calls can only be slower.
     final class EssentialWork {
         let classKey = SymmetricKey(size: .bits256)
         let index = PaddedHMAC(key: SymmetricKey(size: .bits256))
         let accessGroup = Array("swift-keychain.bench".utf8)
         let service = Array(WorkloadKeys.service.utf8)
+        let serviceIndex: [UInt8], groupIndex: [UInt8]
         let secretLength: Int, referenceLength: Int
         /// Stands in for the encoded attributes (their encoding is work the bound leaves out).
         let encodedAttributes: Data
+        private let random: RandomSource
+        static let keyLength = 32, nonceLength = 12
 
         init(sizes: LookupBound.Sizes) throws {
             let overhead = 1 + LookupBound.SealedRow.wrappedKeyLength + LookupBound.SealedRow.boxOverhead
@@ -108,6 +120,9 @@ extension WriteBound {
                 throw BenchFailure("write-bound: sealed parts too short for their content")
             }
             encodedAttributes = Data(repeating: 0x41, count: sizes.attributes - overhead)
+            serviceIndex = index.mac(Array("svce\0".utf8) + service)
+            groupIndex = index.mac(Array("agrp\0".utf8) + accessGroup)
+            random = try RandomSource()
         }
 
         /// An add's work: the row to insert.
@@ -123,15 +138,20 @@ extension WriteBound {
                 try expectCount(query as CFDictionary, 4)
             }
             let accountBytes = Array(account.utf8)
-            let primaryKey = index.mac(Array("pk:genp".utf8) + lengthPrefixed(accessGroup) + lengthPrefixed(service) + lengthPrefixed(accountBytes))
-            let groupIndex = index.mac(Array("agrp\0".utf8) + accessGroup)
-            var reference = [UInt8](repeating: 0, count: referenceLength)
-            for i in reference.indices { reference[i] = UInt8.random(in: 0...255) }
+            let accountIndex = accountIndex(accountBytes)
+            // The engine's primary key: the service's index, the account's, then the MAC of the whole key.
+            let primaryKey = serviceIndex + accountIndex
+                + index.mac(Array("pk:genp".utf8) + lengthPrefixed(accessGroup) + lengthPrefixed(service) + lengthPrefixed(accountBytes))
+            // The persistent reference and both parts' keys and nonces in one draw.
+            let perPart = Self.keyLength + 2 * Self.nonceLength
+            let drawn = try random.bytes(referenceLength + 2 * perPart)
+            let reference = Array(drawn[0..<referenceLength])
+            let metaRandom = drawn[referenceLength..<referenceLength + perPart], secretRandom = drawn[(referenceLength + perPart)...]
             return BareGenericPasswordTable.Row(
                 persistentReference: reference, primaryKey: primaryKey, accessGroup: groupIndex,
-                account: accountIndex(accountBytes), service: serviceIndex(),
-                meta: try seal(encodedAttributes, part: "meta", reference: reference),
-                secret: try seal(padded(secret), part: "secret", reference: reference))
+                account: accountIndex, service: serviceIndex,
+                meta: try seal(encodedAttributes, part: "meta", reference: reference, random: metaRandom),
+                secret: try seal(padded(secret), part: "secret", reference: reference, random: secretRandom))
         }
 
         /// An update's work before it reads the row: the caller's two dictionaries (when asked)
@@ -147,12 +167,12 @@ extension WriteBound {
                 try expectCount(query as CFDictionary, 3)
                 try expectCount(changes as CFDictionary, 1)
             }
-            return (accountIndex(Array(account.utf8)), serviceIndex())
+            return (accountIndex(Array(account.utf8)), serviceIndex)
         }
 
         /// An update's work on the row it read: its attributes opened (their key unwrapped), sealed
         /// again under the same key (their wrapping kept, as the engine keeps it), the new secret
-        /// sealed under a fresh key.
+        /// sealed under a fresh key; the nonces and that key from one draw.
         func rewrite(reference: [UInt8], meta: [UInt8], secret: [UInt8]) throws -> (meta: [UInt8], secret: [UInt8]) {
             let keyEnd = 1 + LookupBound.SealedRow.wrappedKeyLength
             guard meta.count > keyEnd else { throw BenchFailure("write-bound: sealed attributes too short") }
@@ -161,9 +181,11 @@ extension WriteBound {
             let itemKey = SymmetricKey(data: keyBytes)
             let attributes = try AES.GCM.open(AES.GCM.SealedBox(combined: meta[keyEnd...]), using: itemKey,
                                               authenticating: contentAAD("meta", reference))
+            let drawn = try random.bytes(Self.nonceLength + Self.keyLength + 2 * Self.nonceLength)
             var newMeta = Array(meta[..<keyEnd])
-            newMeta += try AES.GCM.seal(attributes, using: itemKey, authenticating: contentAAD("meta", reference)).combined!
-            return (newMeta, try seal(padded(secret), part: "secret", reference: reference))
+            newMeta += try AES.GCM.seal(attributes, using: itemKey, nonce: AES.GCM.Nonce(data: drawn[0..<Self.nonceLength]),
+                                        authenticating: contentAAD("meta", reference)).combined!
+            return (newMeta, try seal(padded(secret), part: "secret", reference: reference, random: drawn[Self.nonceLength...]))
         }
 
         /// A whole update: its work, the row read, the row written.
@@ -175,15 +197,19 @@ extension WriteBound {
                               meta: changed.meta, secret: changed.secret)
         }
 
-        private func accountIndex(_ account: [UInt8]) -> [UInt8] { index.mac(Array("acct\0".utf8) + account) }
-        private func serviceIndex() -> [UInt8] { index.mac(Array("svce\0".utf8) + service) }
+        func accountIndex(_ account: [UInt8]) -> [UInt8] { index.mac(Array("acct\0".utf8) + account) }
 
-        /// Format byte, a fresh item key sealed under the class key, the content sealed under it.
-        private func seal(_ content: Data, part: String, reference: [UInt8]) throws -> [UInt8] {
-            let itemKey = SymmetricKey(size: .bits256)
-            let wrapped = try AES.GCM.seal(itemKey.withUnsafeBytes { Data($0) }, using: classKey,
+        /// Format byte, the item key (`random`'s first 32 bytes) sealed under the class key, the
+        /// content sealed under it; `random` also holds the two nonces.
+        private func seal(_ content: Data, part: String, reference: [UInt8], random: ArraySlice<UInt8>) throws -> [UInt8] {
+            let start = random.startIndex, keyEnd = start + Self.keyLength
+            let itemKey = SymmetricKey(data: random[start..<keyEnd])
+            let wrapped = try AES.GCM.seal(random[start..<keyEnd], using: classKey,
+                                           nonce: AES.GCM.Nonce(data: random[keyEnd..<keyEnd + Self.nonceLength]),
                                            authenticating: wrapAAD(part, reference)).combined!
-            let sealed = try AES.GCM.seal(content, using: itemKey, authenticating: contentAAD(part, reference)).combined!
+            let sealed = try AES.GCM.seal(content, using: itemKey,
+                                          nonce: AES.GCM.Nonce(data: random[(keyEnd + Self.nonceLength)...]),
+                                          authenticating: contentAAD(part, reference)).combined!
             var blob: [UInt8] = [3]
             blob.reserveCapacity(1 + wrapped.count + sealed.count)
             blob += wrapped
@@ -210,6 +236,26 @@ extension WriteBound {
 
         private func expectCount(_ dictionary: CFDictionary, _ count: Int) throws {
             guard dictionary.count == count else { throw BenchFailure("write-bound: the caller's bridging lost something") }
+        }
+    }
+
+    /// The system's random source read once per draw, one system call like the engine's
+    /// `getrandom` (Glibc's module does not export `getrandom` to Swift).
+    final class RandomSource {
+        private let descriptor: Int32
+
+        init() throws {
+            descriptor = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw BenchFailure("write-bound: cannot open /dev/urandom") }
+        }
+
+        deinit { close(descriptor) }
+
+        func bytes(_ count: Int) throws -> [UInt8] {
+            var out = [UInt8](repeating: 0, count: count)
+            let read = out.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, count) }
+            guard read == count else { throw BenchFailure("write-bound: a short read of /dev/urandom") }
+            return out
         }
     }
 

@@ -113,9 +113,9 @@ public final class KeychainFile: Sendable {
     /// write transaction (``State/itemTransaction(_:)``), as a read's runs inside its read
     /// transaction, so the refresh and the write see one state of the file and SQLite's locks
     /// are taken once (a read transaction of its own first cost every write two `fcntl` calls
-    /// and, on disk, about 2 µs). A write refused because its class is locked holds the write
-    /// lock only for that moment and writes nothing. `afterCommit` runs once the transaction
-    /// has committed, still under the state's lock.
+    /// and, on disk, about 2 µs). A write refused because its class is locked takes the write
+    /// lock first (waiting for another writer like any write) and writes nothing. `afterCommit`
+    /// runs once the transaction has committed, still under the state's lock.
     func withItemTransaction<T>(_ body: (State) throws(KeychainStoreError) -> T,
                                 afterCommit: (State, T) -> Void = { _, _ in }) throws(KeychainStoreError) -> T {
         try withLockedState { state throws(KeychainStoreError) -> T in

@@ -116,7 +116,8 @@ final class FaultPlan: Sendable {
 
         /// Runs `action` once, at the call of `point` after `skip` others, before that call
         /// does its work: another process's write landing just then, for instance. Calls the
-        /// action makes itself pass this rule by.
+        /// action makes itself pass this rule by. The action must use another `KeychainFile`
+        /// than the interrupted call: that one holds its state's lock, and would wait on itself.
         static func interleaving(_ action: @escaping @Sendable () -> Void, at point: Point, skip: Int = 0) -> Rule {
             var rule = Rule(point, result: 0, skip: skip)
             rule.action = action
