@@ -35,6 +35,14 @@ final class PrivateBus: @unchecked Sendable {
     func shutdown() {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
+        // Killed, the daemon leaves its socket file behind in /tmp; one per test added up.
+        if let path = Self.socketPath(address) { unlink(path) }
+    }
+
+    /// The socket file of a `unix:path=…` address (a `unix:abstract=…` one has none).
+    static func socketPath(_ address: String) -> String? {
+        guard let start = address.range(of: "path=")?.upperBound else { return nil }
+        return String(address[start...].prefix { $0 != "," })
     }
 
     func connect() throws -> DBusConnection { try DBusConnection.session(address: address) }
