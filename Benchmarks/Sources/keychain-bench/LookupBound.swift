@@ -113,10 +113,8 @@ enum LookupBound {
         return Sizes(attributes: try length("meta"), secret: try length("secret"), persistentReference: try length("persistref"))
     }
 
-    /// One row's two sealed parts, laid out as the keychain lays them out: format byte, the
-    /// item key sealed under the class key (60 bytes), the content sealed under the item key.
+    /// One row's two sealed parts, laid out as the keychain lays them out (``SealedPart``).
     struct SealedRow {
-        static let wrappedKeyLength = 60, boxOverhead = 28
         let classKey: SymmetricKey
         let parts: [(blob: Data, wrapAAD: [UInt8], contentAAD: [UInt8])]
 
@@ -124,16 +122,14 @@ enum LookupBound {
             classKey = SymmetricKey(size: .bits256)
             let reference = [UInt8](repeating: 0x5a, count: sizes.persistentReference)
             var parts: [(blob: Data, wrapAAD: [UInt8], contentAAD: [UInt8])] = []
+            var generator = SystemRandomNumberGenerator()
             for (name, total) in [("meta", sizes.attributes), ("secret", sizes.secret)] {
-                let contentLength = total - 1 - Self.wrappedKeyLength - Self.boxOverhead
+                let contentLength = total - SealedPart.overhead
                 guard contentLength >= 0 else { throw BenchFailure("lookup-bound: a sealed part of \(total) bytes is too short") }
-                // Authenticated data of the lengths the keychain uses (the text differs, the work does not).
-                let wrapAAD = Array("swift-keychain/wrap/\(name)/genp/6/".utf8) + reference
-                let contentAAD = Array("swift-keychain/bound/\(name)/genp/".utf8) + reference
-                let itemKey = SymmetricKey(size: .bits256)
-                let wrapped = try AES.GCM.seal(itemKey.withUnsafeBytes { Data($0) }, using: classKey, authenticating: wrapAAD).combined!
-                let content = try AES.GCM.seal(Data(count: contentLength), using: itemKey, authenticating: contentAAD).combined!
-                parts.append((Data([3]) + wrapped + content, wrapAAD, contentAAD))
+                let random = (0..<SealedPart.randomLength).map { _ in UInt8.random(in: 0...255, using: &generator) }
+                let blob = try SealedPart.seal(Data(count: contentLength), part: name, reference: reference, classKey: classKey,
+                                               random: random[...])
+                parts.append((Data(blob), SealedPart.wrapAAD(name, reference), SealedPart.contentAAD(name, reference)))
             }
             self.parts = parts
         }
@@ -142,12 +138,12 @@ enum LookupBound {
         func openAll() throws {
             for part in parts {
                 let start = part.blob.startIndex + 1
-                let wrapped = part.blob[start..<start + Self.wrappedKeyLength]
+                let wrapped = part.blob[start..<start + SealedPart.wrappedKeyLength]
                 let keyBytes = try AES.GCM.open(AES.GCM.SealedBox(combined: wrapped), using: classKey, authenticating: part.wrapAAD)
-                let content = part.blob[(start + Self.wrappedKeyLength)...]
+                let content = part.blob[(start + SealedPart.wrappedKeyLength)...]
                 let plaintext = try AES.GCM.open(AES.GCM.SealedBox(combined: content), using: SymmetricKey(data: keyBytes),
                                                  authenticating: part.contentAAD)
-                guard plaintext.count == content.count - Self.boxOverhead else { throw BenchFailure("lookup-bound: an open lost bytes") }
+                guard plaintext.count == content.count - SealedPart.boxOverhead else { throw BenchFailure("lookup-bound: an open lost bytes") }
             }
         }
     }

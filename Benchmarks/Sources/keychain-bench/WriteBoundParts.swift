@@ -110,16 +110,14 @@ extension WriteBound {
         /// Stands in for the encoded attributes (their encoding is work the bound leaves out).
         let encodedAttributes: Data
         private let random: RandomSource
-        static let keyLength = 32, nonceLength = 12
 
         init(sizes: LookupBound.Sizes) throws {
-            let overhead = 1 + LookupBound.SealedRow.wrappedKeyLength + LookupBound.SealedRow.boxOverhead
-            secretLength = sizes.secret - overhead
+            secretLength = sizes.secret - SealedPart.overhead
             referenceLength = sizes.persistentReference
-            guard sizes.attributes > overhead, secretLength >= 24 else {
+            guard sizes.attributes > SealedPart.overhead, secretLength >= 24 else {
                 throw BenchFailure("write-bound: sealed parts too short for their content")
             }
-            encodedAttributes = Data(repeating: 0x41, count: sizes.attributes - overhead)
+            encodedAttributes = Data(repeating: 0x41, count: sizes.attributes - SealedPart.overhead)
             serviceIndex = index.mac(Array("svce\0".utf8) + service)
             groupIndex = index.mac(Array("agrp\0".utf8) + accessGroup)
             random = try RandomSource()
@@ -143,7 +141,7 @@ extension WriteBound {
             let primaryKey = serviceIndex + accountIndex
                 + index.mac(Array("pk:genp".utf8) + lengthPrefixed(accessGroup) + lengthPrefixed(service) + lengthPrefixed(accountBytes))
             // The persistent reference and both parts' keys and nonces in one draw.
-            let perPart = Self.keyLength + 2 * Self.nonceLength
+            let perPart = SealedPart.randomLength
             let drawn = try random.bytes(referenceLength + 2 * perPart)
             let reference = Array(drawn[0..<referenceLength])
             let metaRandom = drawn[referenceLength..<referenceLength + perPart], secretRandom = drawn[(referenceLength + perPart)...]
@@ -174,18 +172,18 @@ extension WriteBound {
         /// again under the same key (their wrapping kept, as the engine keeps it), the new secret
         /// sealed under a fresh key; the nonces and that key from one draw.
         func rewrite(reference: [UInt8], meta: [UInt8], secret: [UInt8]) throws -> (meta: [UInt8], secret: [UInt8]) {
-            let keyEnd = 1 + LookupBound.SealedRow.wrappedKeyLength
+            let keyEnd = 1 + SealedPart.wrappedKeyLength
             guard meta.count > keyEnd else { throw BenchFailure("write-bound: sealed attributes too short") }
             let keyBytes = try AES.GCM.open(AES.GCM.SealedBox(combined: meta[1..<keyEnd]), using: classKey,
-                                            authenticating: wrapAAD("meta", reference))
+                                            authenticating: SealedPart.wrapAAD("meta", reference))
             let itemKey = SymmetricKey(data: keyBytes)
             let attributes = try AES.GCM.open(AES.GCM.SealedBox(combined: meta[keyEnd...]), using: itemKey,
-                                              authenticating: contentAAD("meta", reference))
-            let drawn = try random.bytes(Self.nonceLength + Self.keyLength + 2 * Self.nonceLength)
+                                              authenticating: SealedPart.contentAAD("meta", reference))
+            let drawn = try random.bytes(SealedPart.nonceLength + SealedPart.randomLength)
             var newMeta = Array(meta[..<keyEnd])
-            newMeta += try AES.GCM.seal(attributes, using: itemKey, nonce: AES.GCM.Nonce(data: drawn[0..<Self.nonceLength]),
-                                        authenticating: contentAAD("meta", reference)).combined!
-            return (newMeta, try seal(padded(secret), part: "secret", reference: reference, random: drawn[Self.nonceLength...]))
+            newMeta += try AES.GCM.seal(attributes, using: itemKey, nonce: AES.GCM.Nonce(data: drawn[0..<SealedPart.nonceLength]),
+                                        authenticating: SealedPart.contentAAD("meta", reference)).combined!
+            return (newMeta, try seal(padded(secret), part: "secret", reference: reference, random: drawn[SealedPart.nonceLength...]))
         }
 
         /// A whole update: its work, the row read, the row written.
@@ -199,27 +197,9 @@ extension WriteBound {
 
         func accountIndex(_ account: [UInt8]) -> [UInt8] { index.mac(Array("acct\0".utf8) + account) }
 
-        /// Format byte, the item key (`random`'s first 32 bytes) sealed under the class key, the
-        /// content sealed under it; `random` also holds the two nonces.
         private func seal(_ content: Data, part: String, reference: [UInt8], random: ArraySlice<UInt8>) throws -> [UInt8] {
-            let start = random.startIndex, keyEnd = start + Self.keyLength
-            let itemKey = SymmetricKey(data: random[start..<keyEnd])
-            let wrapped = try AES.GCM.seal(random[start..<keyEnd], using: classKey,
-                                           nonce: AES.GCM.Nonce(data: random[keyEnd..<keyEnd + Self.nonceLength]),
-                                           authenticating: wrapAAD(part, reference)).combined!
-            let sealed = try AES.GCM.seal(content, using: itemKey,
-                                          nonce: AES.GCM.Nonce(data: random[(keyEnd + Self.nonceLength)...]),
-                                          authenticating: contentAAD(part, reference)).combined!
-            var blob: [UInt8] = [3]
-            blob.reserveCapacity(1 + wrapped.count + sealed.count)
-            blob += wrapped
-            blob += sealed
-            return blob
+            try SealedPart.seal(content, part: part, reference: reference, classKey: classKey, random: random)
         }
-
-        /// Authenticated data of the lengths the keychain uses (the text differs, the work does not).
-        private func wrapAAD(_ part: String, _ reference: [UInt8]) -> [UInt8] { Array("swift-keychain/wrap/\(part)/genp/6/".utf8) + reference }
-        private func contentAAD(_ part: String, _ reference: [UInt8]) -> [UInt8] { Array("swift-keychain/bound/\(part)/genp/".utf8) + reference }
 
         /// The secret's content, of the length the keychain seals.
         private func padded(_ secret: [UInt8]) -> Data {
