@@ -1,6 +1,5 @@
 import CDBus
 import Foundation
-import Synchronization
 
 /// The DBUS_TYPE_* codes: libdbus spells them as character macros (`((int) 's')`), which Swift
 /// does not import.
@@ -183,7 +182,9 @@ enum DBusCodec {
         let single: Bool
     }
 
-    private static let validSignatures = Mutex<Set<ValidSignature>>([])
+    /// Behind `Lock`, not `Mutex`: the sanitizer run reported two critical sections of a `Mutex`
+    /// here as a race (Lock.swift says why).
+    private static let validSignatures = Lock<Set<ValidSignature>>([])
 
     /// The container depth libdbus accepts on receipt (validate_body_helper: 2 × 32).
     static let maximumDepth = 64
