@@ -2,7 +2,7 @@ import Foundation
 package import KeychainDBus
 package import KeychainSecretService
 package import Logging
-import Synchronization
+import KeychainStore
 
 /// The Secret Service as D-Bus objects: one handler for every path under
 /// `/org/freedesktop/secrets`, over the collections it is given (the login keychain and the
@@ -15,13 +15,13 @@ package final class SecretService: Sendable {
     let connection: DBusConnection
     let logger: Logger
     let prompter: any PasswordPrompter
-    let state: Mutex<ServiceState>
+    let state: Locked<ServiceState>
     let limits: Limits
     /// Makes the collection `CreateCollection` asks for (a new keychain file), or nil if it cannot.
     let makeCollection: @Sendable (_ name: String, _ label: String) -> (any SecretCollection)?
     /// Asked to look again for collections when a call names one that is not served
     /// (``onMissingCollection(_:)``).
-    let missingCollectionHook = Mutex<(@Sendable () -> Void)?>(nil)
+    let missingCollectionHook = Locked<(@Sendable () -> Void)?>(nil)
 
     /// Bounds on what one client may make the daemon hold or do.
     package struct Limits: Sendable {
@@ -46,7 +46,7 @@ package final class SecretService: Sendable {
         self.prompter = prompter
         self.logger = logger
         self.limits = limits
-        self.state = Mutex(ServiceState(collections: collections))
+        self.state = Locked(ServiceState(collections: collections))
     }
 
     /// Starts answering calls under the service's root and forgetting the sessions and prompts of

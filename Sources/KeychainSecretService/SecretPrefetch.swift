@@ -1,6 +1,5 @@
 import Foundation
 import KeychainStore
-import Synchronization
 
 /// The secret of the one item a search found by its whole key, kept for the secret request that
 /// follows it (libsecret's lookup is `SearchItems`, then `GetSecrets` of what it found).
@@ -28,7 +27,7 @@ final class SecretPrefetch: Sendable {
         case opened(Data, KeychainChangeStamp)
     }
 
-    private let kept = Mutex<Kept?>(nil)
+    private let kept = Locked<Kept?>(nil)
 
     /// Keeps the sealed secret of `items`' only item (whose record gives `contentType`) when the
     /// search's answer is exactly that item; otherwise forgets what it kept.

@@ -1,6 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 public import Foundation
-import Synchronization
+import KeychainStore
 
 /// An asymmetric key: an elliptic-curve key on P-256, P-384 or P-521, or an RSA key, private or
 /// public. Mirrors Security's `SecKeyRef`. A key is either in memory only or stands for a `keys`
@@ -21,7 +21,7 @@ public final class SecKey: NSObject, @unchecked Sendable {
     /// The external representation and application label, worked out on first use
     /// (``derivedBytes``): for an EC key each costs a conversion of the point to affine
     /// coordinates, and storing a key asks for both more than once.
-    private let derivedCache = Mutex<DerivedKeyBytes?>(nil)
+    private let derivedCache = Locked<DerivedKeyBytes?>(nil)
 
     init(material: KeyMaterial, storedItem: KeyItemAttributes? = nil, usageGuard: KeyUsageGuard? = nil) {
         self.material = material

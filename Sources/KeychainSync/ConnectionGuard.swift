@@ -1,6 +1,6 @@
 import Foundation
 import PostgresNIO
-import Synchronization
+import KeychainStore
 
 /// Runs a connection's work so that it ends when the connection does.
 ///
@@ -44,7 +44,7 @@ enum ConnectionGuard {
 
     /// A continuation resumed by whichever outcome comes first; later ones are dropped.
     final class Once<T: Sendable>: Sendable {
-        private let continuation = Mutex<CheckedContinuation<T, any Error>?>(nil)
+        private let continuation = Locked<CheckedContinuation<T, any Error>?>(nil)
 
         func set(_ continuation: CheckedContinuation<T, any Error>) {
             self.continuation.withLock { $0 = continuation }

@@ -1,4 +1,4 @@
-import Synchronization
+import KeychainStore
 
 /// Why a continuously syncing engine should look at something again.
 package struct SyncWake: OptionSet, Sendable {
@@ -25,7 +25,7 @@ package final class SyncWakeups: Sendable {
         var waiter: CheckedContinuation<SyncWake, Never>?
     }
 
-    private let box = Mutex(Box())
+    private let box = Locked(Box())
 
     package init() {}
 

@@ -1,6 +1,6 @@
 import Foundation
 @testable import KeychainSync
-import Synchronization
+import KeychainStore
 import Testing
 
 /// The parts of continuous sync that need no server: the inotify watcher on a real folder and
@@ -9,7 +9,7 @@ import Testing
 struct SyncListenPartsTests {
     /// Counts calls, from any thread.
     final class Counter: Sendable {
-        private let count = Mutex(0)
+        private let count = Locked(0)
         func bump() { count.withLock { $0 += 1 } }
         var value: Int { count.withLock { $0 } }
     }
