@@ -147,20 +147,8 @@ extension KeychainFile {
                        identity: ClientIdentity, tombstones: Bool? = nil, accessControl: AccessControlChange = .keep,
                        authorize: ItemAuthorizer? = nil) throws(KeychainStoreError) -> Int {
         var changes = changes
-        for ignored in [AttributeName.multiUser, AttributeName.modificationDate, AttributeName.persistentReference,
-                        AttributeName.uuid, AttributeName.sha1, AttributeName.accessControl] { changes[ignored] = nil }
-        if let group = changes[AttributeName.accessGroup] {
-            guard let name = group.stringValue, identity.canWrite(name) else { throw .missingEntitlement(group: group.stringValue ?? "?") }
-        }
-        if let pdmn = changes[AttributeName.accessible] {
-            guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
-                throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
-            }
-            changes[AttributeName.accessible] = .string(protection.pdmn)
-        }
-        for flag in [AttributeName.synchronizable, AttributeName.tombstone] where changes[flag] != nil {
-            changes[flag] = .integer(changes[flag]?.integerValue == 0 ? 0 : 1)
-        }
+        // Most updates give only a new secret: no attribute to check.
+        if !changes.isEmpty { try Self.normalize(&changes, identity: identity) }
         if let group = query.filters[AttributeName.accessGroup]?.stringValue, !identity.canWrite(group) {
             throw .missingEntitlement(group: group)
         }
@@ -204,6 +192,27 @@ extension KeychainFile {
         return count
     }
 
+    /// An update's attribute changes as they are stored: the attributes an update cannot set
+    /// dropped (Security ignores them too), the access group checked against the caller's
+    /// entitlements, the accessibility and the flags in their stored forms.
+    private static func normalize(_ changes: inout [String: AttributeValue],
+                                  identity: ClientIdentity) throws(KeychainStoreError) {
+        for ignored in [AttributeName.multiUser, AttributeName.modificationDate, AttributeName.persistentReference,
+                        AttributeName.uuid, AttributeName.sha1, AttributeName.accessControl] { changes[ignored] = nil }
+        if let group = changes[AttributeName.accessGroup] {
+            guard let name = group.stringValue, identity.canWrite(name) else { throw .missingEntitlement(group: group.stringValue ?? "?") }
+        }
+        if let pdmn = changes[AttributeName.accessible] {
+            guard let protection = pdmn.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
+                throw .parameter("kSecAttrAccessible is not one of the accessibility constants")
+            }
+            changes[AttributeName.accessible] = .string(protection.pdmn)
+        }
+        for flag in [AttributeName.synchronizable, AttributeName.tombstone] where changes[flag] != nil {
+            changes[flag] = .integer(changes[flag]?.integerValue == 0 ? 0 : 1)
+        }
+    }
+
     /// Deletes every item matching `query`, in one transaction; returns how many. A
     /// synchronizable item becomes a tombstone (invisible to normal queries); others are removed.
     /// No match is `errSecItemNotFound`.
@@ -229,7 +238,8 @@ extension KeychainFile {
                     // the deleted item's blobs stays, its key's wrapping included.
                     let tombstone = KeychainFile.tombstone(of: row.attributes, schema: table.schema)
                     try state.writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
-                                       attributes: tombstone, sealedSecret: nil, previous: row.attributes)
+                                       attributes: tombstone, sealedSecret: nil,
+                                       changedNames: KeychainFile.State.attributeNames(differingFrom: row.attributes, in: tombstone))
                 } else {
                     try state.deleteRow(table, rowid: row.rowid, persistentReference: row.persistentReference)
                 }
@@ -299,8 +309,13 @@ extension KeychainFile.State {
 
         let sealedSecret = try resealedSecret(row, table: table, protection: newProtection,
                                               presenceSealed: presenceSealed, newSecret: secret)
+        // What this rewrite can change: the given attributes whose values differ, the access
+        // control when told to, and the dates and digest, which every update sets.
+        var changedNames = changes.compactMap { name, value in row.attributes[name] != value ? name : nil }
+        changedNames += [AttributeName.modificationDate, AttributeName.sha1]
+        if case .keep = accessControl {} else { changedNames.append(AttributeName.accessControl) }
         try writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
-                     attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, previous: row.attributes,
+                     attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, changedNames: changedNames,
                      // A row that becomes a tombstone gets a fresh key, as a delete's does.
                      attributesKey: attributes[AttributeName.tombstone]?.integerValue == 1 ? nil : row.attributesKey)
 

@@ -280,14 +280,16 @@ extension KeychainFile.State {
     ///
     /// - Parameters:
     ///   - primaryKey: the row's primary-key index when the caller already computed it.
-    ///   - previous: the row's attributes before this write; with them only the columns whose
-    ///     attributes changed are set (an unchanged indexed column in the SET list would still
-    ///     cost SQLite an index rewrite).
+    ///   - changedNames: for an existing row, the names of the attributes that may differ from
+    ///     the stored ones (more is harmless, fewer is not); only the columns derived from them
+    ///     are set, since an unchanged indexed column in the SET list would still cost SQLite an
+    ///     index rewrite. Nil sets every column. ``attributeNames(differingFrom:in:)`` finds
+    ///     them from two dictionaries; an update knows them from its changes.
     ///   - attributesKey: the key the row's attributes were last sealed under, reused when the
     ///     row keeps its class (see ``ItemSealer/ItemKey``).
     func writeRow(_ table: ItemTable, _ slot: RowSlot, persistentReference: Data,
                   attributes: [String: AttributeValue], sealedSecret: Data?,
-                  primaryKey: Data? = nil, previous: [String: AttributeValue]? = nil,
+                  primaryKey: Data? = nil, changedNames: [String]? = nil,
                   attributesKey: ItemSealer.ItemKey? = nil) throws(KeychainStoreError) {
         guard let protection = attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:)) else {
             throw .parameter("invalid accessibility")
@@ -303,16 +305,8 @@ extension KeychainFile.State {
         let meta = try ItemSealer.seal(Data(plaintext), part: .attributes, table: table.name, persistentRef: persistentReference,
                                        protection: protection, classKey: classKey, format: ItemSealer.boundFormat,
                                        reusing: attributesKey)
-        // The attributes whose values differ from the stored row's, found once: asking each
-        // column's attributes of both dictionaries cost an update some seventy lookups. Nil when
-        // every column is written (a new row, or no previous attributes given).
-        var changedNames: [String]?
-        if let previous, rowid != nil {
-            var names: [String] = []
-            for (name, value) in attributes where previous[name] != value { names.append(name) }
-            for name in previous.keys where attributes[name] == nil { names.append(name) }
-            changedNames = names
-        }
+        // A new row has no stored columns to keep.
+        let changedNames = rowid == nil ? nil : changedNames
         // Whether a column derived from these attributes may differ from the stored one.
         func changed(_ names: [String]) -> Bool {
             guard let changedNames else { return true }
@@ -399,6 +393,18 @@ extension KeychainFile.State {
                     .run([.blob(persistentReference), .integer(rowid)])
             }
         }
+    }
+
+    /// The names of the attributes whose values differ between `previous` and `attributes`
+    /// (present in one only, or with different values): the `changedNames` of a rewrite that
+    /// knows nothing narrower. Found once, rather than asking each column's attributes of both
+    /// dictionaries, which cost an update some seventy lookups.
+    static func attributeNames(differingFrom previous: [String: AttributeValue],
+                               in attributes: [String: AttributeValue]) -> [String] {
+        var names: [String] = []
+        for (name, value) in attributes where previous[name] != value { names.append(name) }
+        for name in previous.keys where attributes[name] == nil { names.append(name) }
+        return names
     }
 
     /// The `pk` column: the blind indexes of the lookup pair (16 bytes each, the values of their

@@ -86,7 +86,8 @@ extension KeychainFile.State {
             if let local, !KeychainFile.incomingWins(item.attributes, over: local.attributes) { return .keptLocal }
             let sealed = isTombstone ? nil : try sealSecret(secret, table: table, persistentReference: localReference, protection: protection)
             try writeRow(table, .existing(rowid), persistentReference: localReference, attributes: item.attributes,
-                         sealedSecret: sealed, primaryKey: key, previous: local?.attributes)
+                         sealedSecret: sealed, primaryKey: key,
+                         changedNames: local.map { KeychainFile.State.attributeNames(differingFrom: $0.attributes, in: item.attributes) })
             return .applied
         }
         let (rowid, reference) = try newRow(table)
