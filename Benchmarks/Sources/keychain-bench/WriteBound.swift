@@ -24,10 +24,17 @@ import KeychainServices
 /// same items, each in its own file: no writer's file grows faster or holds rows fresher than
 /// another's. Then, warm in a tight loop, the essential work without its statement: the CPU
 /// that a durable call pays again, and more, after each fsync's sleep has cooled the caches.
+///
+/// With `--pause-us N` every timed call is followed by an untimed sleep of N µs, so that each
+/// call starts on a CPU that has been idle, as it does after an fsync's wait. On a tmpfs, where
+/// the fsync costs nothing, that shows what the idle alone does to each writer's CPU time
+/// (BENCHMARKS.md, "Why the engine's CPU counts three times on disk").
 enum WriteBound {
     struct Result: Codable {
         var items: Int
         var operations: Int
+        /// The untimed sleep after each timed call, in µs (0: none).
+        var pause_us: Int
         /// Sizes read from the filled keychain: sealed attributes, sealed secret, persistent reference.
         var sealed_attributes_bytes: Int
         var sealed_secret_bytes: Int
@@ -67,7 +74,7 @@ enum WriteBound {
     /// The warm pieces' keys in `median_us`.
     static let essentialAddCPU = "essential_add_cpu_warm", essentialUpdateCPU = "essential_update_cpu_warm"
 
-    static func run(directory: String, items: Int, operations: Int) throws -> Result {
+    static func run(directory: String, items: Int, operations: Int, pauseMicroseconds: Int = 0) throws -> Result {
         let floor = try SQLiteFloorSystem(path: directory + "/write-floor.sqlite")
         let ours = try SecItemSystem(path: directory + "/write.keychain-db", deviceKeyPath: directory + "/device-key")
         progress("write-bound: filling \(items) items into the floor, our keychain and four bare ones")
@@ -105,6 +112,7 @@ enum WriteBound {
                         let began = nowNanoseconds()
                         try body(writer, i)
                         samples[writer, default: []].append(nowNanoseconds() - began)
+                        if pauseMicroseconds > 0 { usleep(useconds_t(pauseMicroseconds)) }
                     }
                 }
             }
@@ -158,7 +166,7 @@ enum WriteBound {
         func ratio(_ writer: Writer, over floorWriter: Writer) -> Double {
             (medians[writer.rawValue]! / medians[floorWriter.rawValue]! * 100).rounded() / 100
         }
-        return Result(items: items, operations: operations,
+        return Result(items: items, operations: operations, pause_us: pauseMicroseconds,
                       sealed_attributes_bytes: sizes.attributes, sealed_secret_bytes: sizes.secret,
                       persistent_reference_bytes: sizes.persistentReference, median_us: medians, p90_us: p90,
                       add: Ratios(schema_ratio: ratio(.schemaInsert, over: .floorAdd),

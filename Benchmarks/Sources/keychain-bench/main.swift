@@ -9,7 +9,7 @@ let usage = """
            keychain-bench keys   --dir DIR [--ops 2000] [--rounds 10]
            keychain-bench scale  --dir DIR [--items 1000] [--seconds 3] [--reps 5]
            keychain-bench lookup-bound --dir DIR [--items 1000] [--ops 2000] [--rounds 5]
-           keychain-bench write-bound --dir DIR [--items 1000] [--ops 2000]
+           keychain-bench write-bound --dir DIR [--items 1000] [--ops 2000] [--pause-us 0]
            keychain-bench result-cast --dir DIR [--sizes 24,1024,4096] [--ops 2000] [--rounds 5]
            keychain-bench keys-profile --dir DIR --what create|transient|add [--count 200]
            keychain-bench fill   --keychain FILE --device-key FILE --items N
@@ -135,7 +135,8 @@ func main() throws {
     case "write-bound":
         let directory = try options.string("dir")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try emit(WriteBound.run(directory: directory, items: try options.int("items", 1000), operations: try options.int("ops", 2000)))
+        try emit(WriteBound.run(directory: directory, items: try options.int("items", 1000), operations: try options.int("ops", 2000),
+                                pauseMicroseconds: try options.int("pause-us", 0)))
     case "result-cast":
         let directory = try options.string("dir")
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
