@@ -4,9 +4,12 @@
 #                                Benchmarks/results/ and the results section of BENCHMARKS.md
 #   Benchmarks/run.sh --quick    100 and 1,000 items, fewer operations; results in a temp folder
 #   --no-install                 skip apt-get / pip (everything already installed)
-#   --static-cli                 also build keychainctl with --static-swift-stdlib (in
-#                                Benchmarks/.build/static; a first build takes ~8 min) and time it
-#                                end to end next to the default build
+#   --static (or --static-cli)   also build keychainctl and keychain-bench with
+#                                --static-swift-stdlib, as our programs are installed (in
+#                                Benchmarks/.build/static; a first build takes ~8 min): keychainctl
+#                                is timed end to end next to the default build, and the lookup and
+#                                write bounds run again with the static bench
+#                                (results/raw/*-bound-static-N.json)
 #
 # Installs the peers (Debian: gnome-keyring, libsecret-tools, keyutils, dbus, PyGObject; PyPI:
 # keyring, keyrings.alt, matplotlib in a venv under ~/.cache), builds keychain-bench and
@@ -20,8 +23,8 @@ for a in "$@"; do
   case "$a" in
     --quick) QUICK=1 ;;
     --no-install) INSTALL=0 ;;
-    --static-cli) STATIC=1 ;;
-    *) echo "usage: $0 [--quick] [--no-install] [--static-cli]" >&2; exit 2 ;;
+    --static|--static-cli) STATIC=1 ;;
+    *) echo "usage: $0 [--quick] [--no-install] [--static]" >&2; exit 2 ;;
   esac
 done
 if [ "$QUICK" = 1 ]; then SIZES=100,1000; OPS=200; LOOKUPS=500; else SIZES=100,1000,10000,100000; OPS=1000; LOOKUPS=2000; fi
@@ -69,7 +72,8 @@ if [ "$STATIC" = 1 ]; then
   # is known.)
   # keychainctl is the front; keychainctl-full, beside it, runs what it does not serve.
   static_build() { (cd "$HERE" && swift build -c release --product keychainctl --static-swift-stdlib --scratch-path .build/static 2>&1 \
-    && swift build -c release --product keychainctl-full --static-swift-stdlib --scratch-path .build/static 2>&1); }
+    && swift build -c release --product keychainctl-full --static-swift-stdlib --scratch-path .build/static 2>&1 \
+    && swift build -c release --product keychain-bench --static-swift-stdlib --scratch-path .build/static 2>&1); }
   static_build > /dev/null || static_build | grep -E "error|Build of product" | tail -2 >&2
   CLIS="$CLIS,keychainctl-static=$HERE/.build/static/release/keychainctl"
 fi
@@ -78,7 +82,7 @@ fi
 WORK=$(mktemp -d /var/tmp/swift-keychain-bench.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 RAW=$WORK/raw; mkdir -p "$RAW"
-CMD=Benchmarks/run.sh; [ "$QUICK" = 0 ] || CMD="$CMD --quick"; [ "$STATIC" = 0 ] || CMD="$CMD --static-cli"
+CMD=Benchmarks/run.sh; [ "$QUICK" = 0 ] || CMD="$CMD --quick"; [ "$STATIC" = 0 ] || CMD="$CMD --static"
 "$PY" - "$RAW/machine.json" "$CMD" "$WORK" <<'PYEOF'
 import json, os, subprocess, sys, datetime
 cpu = next((l.split(":", 1)[1].strip() for l in subprocess.run(["lscpu"], capture_output=True, text=True).stdout.splitlines()
@@ -100,16 +104,22 @@ say "lock state (a fresh session keyring, so nothing reaches the caller's)"
 keyctl session - /bin/sh -c "'$BENCH' lock --dir '$WORK/lock' --items 1000 --reads $([ "$QUICK" = 1 ] && echo 1000 || echo 4000) --reps $([ "$QUICK" = 1 ] && echo 4 || echo 10) > '$RAW/lock.json'" >/dev/null
 rm -rf "$WORK/lock"
 
+# The bounds, with the default bench and, with --static, the statically linked one (file suffix).
+BENCHES=("$BENCH="); [ "$STATIC" = 0 ] || BENCHES+=("$HERE/.build/static/release/keychain-bench=-static")
 say "the least a sealed lookup through this API can cost, beside the floor's (BENCHMARKS.md, \"A lookup's lower bound\")"
 for n in 1000 $([ "$QUICK" = 1 ] || echo 100000); do
-  "$BENCH" lookup-bound --dir "$WORK/bound-$n" --items "$n" --ops 2000 --rounds 5 > "$RAW/lookup-bound-$n.json"
-  rm -rf "$WORK/bound-$n"
+  for entry in "${BENCHES[@]}"; do
+    "${entry%=*}" lookup-bound --dir "$WORK/bound-$n" --items "$n" --ops 2000 --rounds 5 > "$RAW/lookup-bound${entry##*=}-$n.json"
+    rm -rf "$WORK/bound-$n"
+  done
 done
 
 say "the least a sealed durable add and update through this API can cost, beside the floor's (BENCHMARKS.md, \"What an add and an update cannot go below\")"
 for n in 1000 $([ "$QUICK" = 1 ] || echo 100000); do
-  "$BENCH" write-bound --dir "$WORK/write-bound-$n" --items "$n" --ops 2000 > "$RAW/write-bound-$n.json"
-  rm -rf "$WORK/write-bound-$n"
+  for entry in "${BENCHES[@]}"; do
+    "${entry%=*}" write-bound --dir "$WORK/write-bound-$n" --items "$n" --ops 2000 > "$RAW/write-bound${entry##*=}-$n.json"
+    rm -rf "$WORK/write-bound-$n"
+  done
 done
 
 cd "$HERE/peers"
