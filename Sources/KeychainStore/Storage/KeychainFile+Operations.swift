@@ -293,13 +293,16 @@ extension KeychainFile.State {
             throw .notAvailable("items that require a passcode cannot be stored in a keychain without a password")
         }
 
+        // What this rewrite can change: the given attributes whose values differ, the access
+        // control when told to, and the modification date and digest, which every update sets.
+        var changedNames = changes.compactMap { name, value in row.attributes[name] != value ? name : nil }
         // The primary key's index (two MACs) is only worked out when one of its attributes
         // changed: equal values give the same index, and most updates change only the secret
         // or attributes outside the key. Only `changes` can change a primary-key attribute (the
-        // ones set here, dates, digest and access control, are not part of any key).
-        let keyAttributesChanged = changes.contains { name, value in
-            table.schema.primaryKey.contains(name) && row.attributes[name] != value
-        }
+        // ones set here, date, digest and access control, are not part of any key).
+        let keyAttributesChanged = changedNames.contains(where: table.schema.primaryKey.contains)
+        changedNames += [AttributeName.modificationDate, AttributeName.sha1]
+        if case .keep = accessControl {} else { changedNames.append(AttributeName.accessControl) }
         let newKey = keyAttributesChanged ? primaryKeyIndex(table, attributes) : nil
         let keyChanges = keyAttributesChanged && primaryKeyIndex(table, row.attributes) != newKey
         if keyChanges, let newKey, let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
@@ -309,11 +312,6 @@ extension KeychainFile.State {
 
         let sealedSecret = try resealedSecret(row, table: table, protection: newProtection,
                                               presenceSealed: presenceSealed, newSecret: secret)
-        // What this rewrite can change: the given attributes whose values differ, the access
-        // control when told to, and the dates and digest, which every update sets.
-        var changedNames = changes.compactMap { name, value in row.attributes[name] != value ? name : nil }
-        changedNames += [AttributeName.modificationDate, AttributeName.sha1]
-        if case .keep = accessControl {} else { changedNames.append(AttributeName.accessControl) }
         try writeRow(table, .existing(row.rowid), persistentReference: row.persistentReference,
                      attributes: attributes, sealedSecret: sealedSecret, primaryKey: newKey, changedNames: changedNames,
                      // A row that becomes a tombstone gets a fresh key, as a delete's does.
