@@ -15,7 +15,19 @@ final class Lock<Value>: @unchecked Sendable {
         value = initialValue
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
+        #if DEBUG
+        // Debug builds check how the lock is used: locking it again from inside `withLock`,
+        // which the standard library's `Mutex` stops the program for, then fails the
+        // precondition in `withLock` instead of hanging.
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        let status = pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        #else
         let status = pthread_mutex_init(mutex, nil)
+        #endif
+        // Initialising cannot fail with these attributes; a failure would mean memory corruption.
         precondition(status == 0, "pthread_mutex_init failed (\(status))")
     }
 
@@ -25,9 +37,10 @@ final class Lock<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Not reentrant.
+    /// Not reentrant (a debug build stops, a release build deadlocks).
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
+        let locked = pthread_mutex_lock(mutex)
+        precondition(locked == 0, "a lock was taken again by the thread holding it (\(locked))")
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }

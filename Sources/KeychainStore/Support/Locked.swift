@@ -24,8 +24,19 @@ package final class Locked<Value>: @unchecked Sendable {
         value = initialValue
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        // A default mutex cannot fail to initialise; a failure here would mean memory corruption.
+        #if DEBUG
+        // Debug builds check how the lock is used: locking it again from inside `withLock`,
+        // which the standard library's `Mutex` stops the program for, then fails the
+        // precondition in `withLock` instead of hanging.
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ERRORCHECK))
+        let status = pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
+        #else
         let status = pthread_mutex_init(mutex, nil)
+        #endif
+        // Initialising cannot fail with these attributes; a failure would mean memory corruption.
         precondition(status == 0, "pthread_mutex_init failed (\(status))")
     }
 
@@ -36,11 +47,12 @@ package final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the value. Not reentrant: calling it again from
-    /// inside `body` on the same lock deadlocks.
+    /// inside `body` on the same lock stops a debug build and deadlocks a release build.
     package func withLock<Result, Failure: Error>(
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
-        pthread_mutex_lock(mutex)
+        let locked = pthread_mutex_lock(mutex)
+        precondition(locked == 0, "a lock was taken again by the thread holding it (\(locked))")
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
