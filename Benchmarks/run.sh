@@ -104,7 +104,9 @@ say "lock state (a fresh session keyring, so nothing reaches the caller's)"
 keyctl session - /bin/sh -c "'$BENCH' lock --dir '$WORK/lock' --items 1000 --reads $([ "$QUICK" = 1 ] && echo 1000 || echo 4000) --reps $([ "$QUICK" = 1 ] && echo 4 || echo 10) > '$RAW/lock.json'" >/dev/null
 rm -rf "$WORK/lock"
 
-# The bounds, with the default bench and, with --static, the statically linked one (file suffix).
+# The bounds, with the default bench and, with --static, the statically linked one (file suffix),
+# each once, one after the other: a comparison of the two builds needs rounds that alternate them
+# (BENCHMARKS.md, "What an idle CPU costs a write").
 BENCHES=("$BENCH="); [ "$STATIC" = 0 ] || BENCHES+=("$HERE/.build/static/release/keychain-bench=-static")
 say "the least a sealed lookup through this API can cost, beside the floor's (BENCHMARKS.md, \"A lookup's lower bound\")"
 for n in 1000 $([ "$QUICK" = 1 ] || echo 100000); do

@@ -25,10 +25,10 @@ import KeychainServices
 /// another's. Then, warm in a tight loop, the essential work without its statement: the CPU
 /// that a durable call pays again, and more, after each fsync's sleep has cooled the caches.
 ///
-/// With `--pause-us N` every timed call is followed by an untimed sleep of N µs, so that each
-/// call starts on a CPU that has been idle, as it does after an fsync's wait. On a tmpfs, where
-/// the fsync costs nothing, that shows what the idle alone does to each writer's CPU time
-/// (BENCHMARKS.md, "Why the engine's CPU counts three times on disk").
+/// With `--pause-us N` every timed durable call is followed by an untimed sleep of N µs, so that
+/// each starts on a CPU that has been idle, as it does after an fsync's wait (the warm pieces
+/// run without pauses). On a tmpfs, where the fsync costs nothing, that shows what the idle alone
+/// does to each writer's CPU time (BENCHMARKS.md, "What an idle CPU costs a write").
 enum WriteBound {
     struct Result: Codable {
         var items: Int
