@@ -40,7 +40,7 @@ final class Lock<Value>: @unchecked Sendable {
     /// Not reentrant (a debug build stops, a release build deadlocks).
     func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
         let locked = pthread_mutex_lock(mutex)
-        precondition(locked == 0, "a lock was taken again by the thread holding it (\(locked))")
+        precondition(locked == 0, "pthread_mutex_lock failed (\(locked); EDEADLK: taken again by the thread holding it)")
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }

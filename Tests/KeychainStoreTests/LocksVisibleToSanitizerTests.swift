@@ -4,16 +4,19 @@ import Testing
 /// Shared state sits behind pthread mutexes (KeychainStore's `Locked`, KeychainDBus's `Lock`),
 /// never the standard library's `Mutex`, whose contended hand-over ThreadSanitizer cannot see
 /// (docs/design-notes.md). The sanitizer run only shows such a lock when two threads happen to
-/// contend, so the sources are read for it instead.
+/// contend, so the sources and the tests (which it runs too) are read for it instead.
 @Suite struct LocksVisibleToSanitizerTests {
-    static var sources: URL {
+    static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Sources")
     }
 
-    /// `file:line` of every use of `Mutex` as a type or an initialiser in the Swift files under
-    /// `folder`, comments left out.
+    /// The type's name, spelt in two pieces so that this file does not name it.
+    static let standardMutex = "Mu" + "tex"
+
+    /// `file:line` of every line under `folder` whose code (comments left out) names the
+    /// standard `Mutex` as a whole word: a type, an initialiser, an alias.
     static func mutexUses(under folder: URL) throws -> [String] {
+        let word = "(^|[^A-Za-z0-9_])" + standardMutex + "([^A-Za-z0-9_]|$)"
         var found: [String] = []
         let files = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let file = files?.nextObject() as? URL {
@@ -21,7 +24,7 @@ import Testing
             let lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
             for (number, line) in lines.enumerated() {
                 let code = line.components(separatedBy: "//")[0]
-                if code.range(of: #"(^|[^A-Za-z0-9_])Mutex\s*[<(]"#, options: .regularExpression) != nil {
+                if code.range(of: word, options: .regularExpression) != nil {
                     found.append("\(file.lastPathComponent):\(number + 1)")
                 }
             }
@@ -29,21 +32,24 @@ import Testing
         return found.sorted()
     }
 
-    @Test func noSourceUsesTheStandardMutex() throws {
-        #expect(FileManager.default.fileExists(atPath: Self.sources.path))
-        #expect(try Self.mutexUses(under: Self.sources) == [])
+    @Test(arguments: ["Sources", "Tests"])
+    func noFileUsesTheStandardMutex(_ folder: String) throws {
+        let url = Self.repository.appendingPathComponent(folder)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        #expect(try Self.mutexUses(under: url) == [])
     }
 
-    /// The check finds a `Mutex` and leaves comments and other names alone.
+    /// The check finds the type used in each way, and leaves comments and other names alone.
     @Test func theCheckSeesAMutex() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mutex-uses-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        try "// Not Mutex<Int>(0): see Locked.\nlet a = Locked(0)\nlet b = MyMutex(1)\n"
+        let name = Self.standardMutex
+        try "// Not \(name)<Int>(0): see Locked.\nlet a = Locked(0)\nlet b = My\(name)(1)\n"
             .write(to: folder.appendingPathComponent("Fine.swift"), atomically: true, encoding: .utf8)
         #expect(try Self.mutexUses(under: folder) == [])
-        try "import Synchronization\nlet c = Mutex<Int>(0)\nlet d = Mutex(2)\n"
+        try "import Synchronization\nlet c = \(name)<Int>(0)\nlet d = \(name)(2)\ntypealias Guard = \(name)<Int>\nlet e = \(name).init(3)\n"
             .write(to: folder.appendingPathComponent("Uses.swift"), atomically: true, encoding: .utf8)
-        #expect(try Self.mutexUses(under: folder) == ["Uses.swift:2", "Uses.swift:3"])
+        #expect(try Self.mutexUses(under: folder) == ["Uses.swift:2", "Uses.swift:3", "Uses.swift:4", "Uses.swift:5"])
     }
 }

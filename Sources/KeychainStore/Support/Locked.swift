@@ -52,7 +52,7 @@ package final class Locked<Value>: @unchecked Sendable {
         _ body: (inout sending Value) throws(Failure) -> sending Result
     ) throws(Failure) -> sending Result {
         let locked = pthread_mutex_lock(mutex)
-        precondition(locked == 0, "a lock was taken again by the thread holding it (\(locked))")
+        precondition(locked == 0, "pthread_mutex_lock failed (\(locked); EDEADLK: taken again by the thread holding it)")
         defer { pthread_mutex_unlock(mutex) }
         return try body(&value)
     }
