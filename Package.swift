@@ -59,11 +59,15 @@ let package = Package(
         // Small C shims for system calls Swift cannot call directly (variadic syscall(2) for the
         // kernel keyring, mlock, prctl).
         .target(name: "CKeychainSystem"),
+        // The one lock for state shared between threads (docs/design-notes.md), for the engine
+        // and for the D-Bus layer, which does not depend on the engine.
+        .target(name: "KeychainLocking", swiftSettings: strict),
         .target(
             name: "KeychainStore",
             dependencies: [
                 "CSQLite",
                 "CKeychainSystem",
+                "KeychainLocking",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -104,7 +108,7 @@ let package = Package(
         ),
         // The D-Bus layer: connections, names, serving a subtree, calls and signals, and the
         // conversion of messages to and from `DBusValue`. The only code that touches libdbus.
-        .target(name: "KeychainDBus", dependencies: ["CDBus", "CKeychainSystem"], swiftSettings: strict),
+        .target(name: "KeychainDBus", dependencies: ["CDBus", "CKeychainSystem", "KeychainLocking"], swiftSettings: strict),
         .target(
             name: "KeychainKit",
             dependencies: ["KeychainServices", "KeychainAuthentication", .product(name: "Crypto", package: "swift-crypto")],
@@ -186,7 +190,7 @@ let package = Package(
         .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
-        .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus"], swiftSettings: strict),
+        .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus", "KeychainLocking"], swiftSettings: strict),
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",

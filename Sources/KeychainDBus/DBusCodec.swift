@@ -1,5 +1,6 @@
 import CDBus
 import Foundation
+import KeychainLocking
 
 /// The DBUS_TYPE_* codes: libdbus spells them as character macros (`((int) 's')`), which Swift
 /// does not import.
@@ -182,9 +183,9 @@ enum DBusCodec {
         let single: Bool
     }
 
-    /// Behind `Lock`, not `Mutex`: the sanitizer run reported two critical sections of a `Mutex`
-    /// here as a race (Lock.swift says why).
-    private static let validSignatures = Lock<Set<ValidSignature>>([])
+    /// Behind `Locked`, not `Mutex`: the sanitizer run reported two critical sections of a
+    /// `Mutex` here as a race (KeychainLocking's Locked.swift says why).
+    private static let validSignatures = Locked<Set<ValidSignature>>([])
 
     /// The container depth libdbus accepts on receipt (validate_body_helper: 2 × 32).
     static let maximumDepth = 64

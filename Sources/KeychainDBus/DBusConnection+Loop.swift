@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Musl)
 import Musl
 #endif
+import KeychainLocking
 
 // The state DBusConnection's run loop and libdbus's callbacks share: the wake-up pipe, the
 // served subtrees, the handlers and the work left for after the replies.
@@ -22,13 +23,13 @@ final class Loop: Sendable {
     /// Read end (polled by run()) and write end, both non-blocking.
     let wakeFD: Int32
     private let wakeWriteFD: Int32
-    let state = Lock(LoopState())
+    let state = Locked(LoopState())
     /// What ``DBusConnection/serve(subtree:handler:)`` registered, for the filter to route to.
-    let subtrees = Lock<[Subtree]>([])
+    let subtrees = Locked<[Subtree]>([])
     /// The thread inside run() (its pthread_t), 0 when none.
     let loopThread = Atomic<UInt>(0)
     /// Work handlers left for after their replies; only the loop's thread adds and runs it.
-    let afterReplies = Lock<[@Sendable () -> Void]>([])
+    let afterReplies = Locked<[@Sendable () -> Void]>([])
     /// Set by ``DBusConnection/expectFollowUp()``, taken by the loop after the replies are out.
     let followUpExpected = Atomic<Bool>(false)
     /// Whether ``DBusConnection/expectFollowUp()`` is heeded (``DBusConnection/watchesForFollowUps``).

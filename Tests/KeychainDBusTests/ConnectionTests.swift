@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import KeychainDBus
+import KeychainLocking
 
 /// Every test starts a dbus-daemon of its own (PrivateBus) and stops it at the end.
 @Suite struct ConnectionTests {
@@ -96,7 +97,7 @@ import Testing
             _ = try client.call(destination: server.uniqueName, path: "/test", interface: testInterface, member: "Second", arguments: [])
             #expect([events.next(), events.next(), events.next()] == ["first reply", "work done", "second call"])
         }
-        let outside = Lock(false)
+        let outside = Locked(false)
         try withPrivateBus { bus in
             try bus.connect().afterReplies { outside.withLock { $0 = true } }
         }

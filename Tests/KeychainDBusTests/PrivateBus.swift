@@ -1,5 +1,6 @@
 import Foundation
 @testable import KeychainDBus
+import KeychainLocking
 
 /// A dbus-daemon of a test's own, on a socket in /tmp, killed and waited for when the test ends.
 /// SIGKILL, because the daemon inherits the test runner's signal mask, in which SIGTERM is blocked.
@@ -79,7 +80,7 @@ final class Running: Sendable {
 
 /// Values collected from other threads, waited for with a timeout.
 final class Inbox<T: Sendable>: Sendable {
-    private let items = Lock<[T]>([])
+    private let items = Locked<[T]>([])
     private let arrived = DispatchSemaphore(value: 0)
 
     func put(_ item: T) {

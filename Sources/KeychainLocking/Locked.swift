@@ -2,16 +2,26 @@
 import Glibc
 #elseif canImport(Musl)
 import Musl
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
-/// A value shared between threads behind a POSIX mutex (as KeychainStore's `Locked`, which this
-/// module does not depend on: ThreadSanitizer sees pthread mutexes, not the standard `Mutex`).
-final class Lock<Value>: @unchecked Sendable {
+/// A value that threads share, guarded by a POSIX mutex: every read and write goes through
+/// ``withLock(_:)``. The one lock of the package: the engine (which names it for the modules
+/// above it) and the D-Bus layer use it alike.
+///
+/// Why not the standard library's `Mutex`: on Linux, when two threads contend, it hands the lock
+/// over inside the kernel (a priority-inheritance futex), where ThreadSanitizer cannot see it.
+/// The sanitizer then reports a race between two critical sections that never overlapped, and
+/// once such false reports are tolerated a real race would pass unnoticed. ThreadSanitizer
+/// intercepts `pthread_mutex_lock` and `pthread_mutex_unlock`, so with this lock the sanitizer
+/// run checks our locking for real. Uncontended, both cost one atomic operation each way.
+package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched between lock and unlock of `mutex`.
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
     private var value: Value
 
-    init(_ initialValue: sending Value) {
+    package init(_ initialValue: sending Value) {
         value = initialValue
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -37,8 +47,11 @@ final class Lock<Value>: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    /// Not reentrant (a debug build stops, a release build deadlocks).
-    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    /// Runs `body` with exclusive access to the value. Not reentrant: calling it again from
+    /// inside `body` on the same lock stops a debug build and deadlocks a release build.
+    package func withLock<Result, Failure: Error>(
+        _ body: (inout sending Value) throws(Failure) -> sending Result
+    ) throws(Failure) -> sending Result {
         let locked = pthread_mutex_lock(mutex)
         precondition(locked == 0, "pthread_mutex_lock failed (\(locked); EDEADLK: taken again by the thread holding it)")
         defer { pthread_mutex_unlock(mutex) }
