@@ -59,19 +59,25 @@ enum ItemSealer {
     /// Seals `plaintext` as `part` of the row. With `reusing` the key of that same part, row and
     /// class, its wrapping is kept and the key seals the new content (one seal instead of two:
     /// an update that keeps the item's class); otherwise a fresh item key is drawn and wrapped.
+    /// The random bytes come from `reserve` when the caller has one for its write, else from a
+    /// draw of their own.
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey,
-                     format: UInt8 = plainFormat, reusing kept: ItemKey? = nil) throws(KeychainStoreError) -> Data {
+                     format: UInt8 = plainFormat, reusing kept: ItemKey? = nil,
+                     reserve: RandomReserve? = nil) throws(KeychainStoreError) -> Data {
+        func draw(_ count: Int) throws(KeychainStoreError) -> [UInt8] {
+            if let reserve { return try reserve.take(count) }
+            return [UInt8](try secureRandomBytes(count))
+        }
         do {
             let wrapped: Data, itemKey: SymmetricKey, contentNonce: AES.GCM.Nonce
             if let kept, kept.fits(part, table, persistentRef, protection) {
                 wrapped = kept.wrapped
                 itemKey = kept.key
-                contentNonce = try AES.GCM.Nonce(data: try secureRandomBytes(12))
+                contentNonce = try AES.GCM.Nonce(data: try draw(12))
             } else {
-                // The item key and both nonces from one draw of the system generator (one system
-                // call instead of three).
-                let random = [UInt8](try secureRandomBytes(32 + 12 + 12))
+                // The item key and both nonces from one draw (one system call instead of three).
+                let random = try draw(32 + 12 + 12)
                 itemKey = SymmetricKey(data: random[0..<32])
                 contentNonce = try AES.GCM.Nonce(data: random[32..<44])
                 wrapped = try wrap(random[0..<32], part: part, table: table, persistentRef: persistentRef,

@@ -337,7 +337,11 @@ extension KeychainFile.State {
     /// already holds, so it costs one cached statement. Writes reach it through
     /// ``KeychainFile/withItemTransaction(_:afterCommit:)``, which refreshes the lock state in it.
     func itemTransaction<T>(_ body: () throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
-        try db.transaction(write: true) { () throws(KeychainStoreError) -> T in
+        // The transaction's random bytes are drawn together and forgotten with it.
+        let outer = writeRandom
+        writeRandom = RandomReserve()
+        defer { writeRandom = outer }
+        return try db.transaction(write: true) { () throws(KeychainStoreError) -> T in
             let version = try KeychainFile.userVersion(db)
             guard version == KeychainFile.schemaVersion else {
                 throw version > KeychainFile.schemaVersion

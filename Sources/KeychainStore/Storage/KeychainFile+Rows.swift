@@ -304,7 +304,7 @@ extension KeychainFile.State {
         plaintext.append(bytesOf: AttributeCodec.encode(attributes))
         let meta = try ItemSealer.seal(Data(plaintext), part: .attributes, table: table.name, persistentRef: persistentReference,
                                        protection: protection, classKey: classKey, format: ItemSealer.boundFormat,
-                                       reusing: attributesKey)
+                                       reusing: attributesKey, reserve: writeRandom)
         // A new row has no stored columns to keep.
         let changedNames = rowid == nil ? nil : changedNames
         // Whether a column derived from these attributes may differ from the stored one.
@@ -470,11 +470,12 @@ extension KeychainFile.State {
         let classKey = try keybag.key(for: protection)
         guard let presenceKey else {
             return try ItemSealer.seal(encoded, part: .secret, table: table.name, persistentRef: persistentReference,
-                                       protection: protection, classKey: classKey)
+                                       protection: protection, classKey: classKey, reserve: writeRandom)
         }
         let inner = try PresenceSeal.seal(encoded, to: presenceKey, table: table.name, persistentRef: persistentReference)
         return try ItemSealer.seal(inner, part: .secret, table: table.name, persistentRef: persistentReference,
-                                   protection: protection, classKey: classKey, format: ItemSealer.presenceFormat)
+                                   protection: protection, classKey: classKey, format: ItemSealer.presenceFormat,
+                                   reserve: writeRandom)
     }
 
     /// The row holding `primaryKey` other than `excluding`, if any: (rowid, is tombstone, persistref).

@@ -57,6 +57,9 @@ public final class KeychainFile: Sendable {
         var selectTexts: [SelectShape: String] = [:]
         /// Update SQL already made, by table and columns set (``updateSQL(_:_:)``).
         var updateTexts: [UpdateShape: String] = [:]
+        /// The random bytes of the write transaction in progress (``itemTransaction(_:)``); nil
+        /// outside one, where each use draws its own.
+        var writeRandom: RandomReserve?
 
         init(db: SQLiteConnection, keybag: Keybag, deviceKey: DeviceKey) {
             self.db = db

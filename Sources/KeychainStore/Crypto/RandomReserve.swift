@@ -1,0 +1,34 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// Random bytes for the item keys, nonces and row references of one write transaction, drawn
+/// from the system a chunk at a time instead of once per use.
+///
+/// An add names a new row (8 bytes) and seals two parts (an item key and two nonces each, 56
+/// bytes); an update seals one or two parts. Drawn one by one that was three system calls per
+/// add and two per update; from a reserve it is one. Every byte is handed out once, and a
+/// reserve lives only as long as its transaction (``KeychainFile/State/itemTransaction(_:)``),
+/// so no byte is left over for another write, another process or a forked child. The draws go
+/// through ``secureRandomBytes(_:)``, so an injected random-generator fault still fails the
+/// write that needed the bytes.
+final class RandomReserve {
+    /// One add's needs: a reference's 8 bytes and two fresh seals of 56.
+    static let chunk = 8 + 2 * 56
+
+    private var bytes: [UInt8] = []
+    private var used = 0
+
+    /// The next `count` bytes, not handed out before; a new chunk is drawn when the reserve has
+    /// fewer left.
+    func take(_ count: Int) throws(KeychainStoreError) -> [UInt8] {
+        if bytes.count - used < count {
+            bytes = [UInt8](try secureRandomBytes(max(count, Self.chunk)))
+            used = 0
+        }
+        defer { used += count }
+        return Array(bytes[used..<used + count])
+    }
+}
