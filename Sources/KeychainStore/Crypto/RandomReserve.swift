@@ -21,10 +21,15 @@ final class RandomReserve {
     private var bytes: [UInt8] = []
     private var used = 0
 
+    /// Some of the bytes become item keys: they are wiped when the reserve is done with them,
+    /// as the keys' own storage is when released.
+    deinit { SecretBuffer.wipe(&bytes) }
+
     /// The next `count` bytes, not handed out before; a new chunk is drawn when the reserve has
     /// fewer left.
     func take(_ count: Int) throws(KeychainStoreError) -> [UInt8] {
         if bytes.count - used < count {
+            SecretBuffer.wipe(&bytes)
             bytes = [UInt8](try secureRandomBytes(max(count, Self.chunk)))
             used = 0
         }
