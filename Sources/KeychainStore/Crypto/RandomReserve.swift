@@ -10,8 +10,8 @@ import Foundation
 /// An add names a new row (8 bytes) and seals two parts (an item key and two nonces each, 56
 /// bytes); an update seals one or two parts. Drawn one by one that was three system calls per
 /// add and two per update; from a reserve it is one. Every byte is handed out once, and a
-/// reserve lives only as long as its transaction (``KeychainFile/State/itemTransaction(_:)``),
-/// so no byte is left over for another write, another process or a forked child. The draws go
+/// reserve lives only as long as its transaction (``KeychainFile/State/itemTransaction(_:)``):
+/// no byte is kept for a later write, where a forked child holding a copy could use it again. The draws go
 /// through ``secureRandomBytes(_:)``, so an injected random-generator fault still fails the
 /// write that needed the bytes.
 final class RandomReserve {
