@@ -76,8 +76,10 @@ enum ItemSealer {
                 itemKey = kept.key
                 contentNonce = try AES.GCM.Nonce(data: try draw(12))
             } else {
-                // The item key and both nonces from one draw (one system call instead of three).
-                let random = try draw(32 + 12 + 12)
+                // The item key and both nonces from one draw (the write's reserve, or one system
+                // call of their own); the copy here is wiped once the key is made and wrapped.
+                var random = try draw(32 + 12 + 12)
+                defer { SecretBuffer.wipe(&random) }
                 itemKey = SymmetricKey(data: random[0..<32])
                 contentNonce = try AES.GCM.Nonce(data: random[32..<44])
                 wrapped = try wrap(random[0..<32], part: part, table: table, persistentRef: persistentRef,
@@ -104,7 +106,7 @@ enum ItemSealer {
     }
 
     /// ``open(_:part:table:persistentRef:protection:classKey:)``, also handing back the item key
-    /// for a later ``seal(_:part:table:persistentRef:protection:classKey:format:reusing:)``.
+    /// for a later ``seal(_:part:table:persistentRef:protection:classKey:format:reusing:reserve:)``.
     static func openKeepingKey(_ sealed: Data, part: Part, table: String, persistentRef: Data,
                                protection: ProtectionClass, classKey: SymmetricKey) throws(KeychainStoreError) -> (plaintext: Data, key: ItemKey) {
         let (wrapped, content) = try split(sealed, part)

@@ -9,11 +9,12 @@ import Foundation
 ///
 /// An add names a new row (8 bytes) and seals two parts (an item key and two nonces each, 56
 /// bytes); an update seals one or two parts. Drawn one by one that was three system calls per
-/// add and two per update; from a reserve it is one. Every byte is handed out once, and a
-/// reserve lives only as long as its transaction (``KeychainFile/State/itemTransaction(_:)``):
-/// no byte is kept for a later write, where a forked child holding a copy could use it again. The draws go
-/// through ``secureRandomBytes(_:)``, so an injected random-generator fault still fails the
-/// write that needed the bytes.
+/// add and two per update; from a reserve it is one for a write of one row (a chunk covers an
+/// add), and one per chunk for more. Every byte is handed out once, and a reserve lives only as
+/// long as its transaction (``KeychainFile/State/itemTransaction(_:)``): no byte is kept for a
+/// later write, where a forked child holding a copy could use it again. The draws go through
+/// ``secureRandomBytes(_:)``, so an injected random-generator fault still fails the write that
+/// needed the bytes.
 final class RandomReserve {
     /// One add's needs: a reference's 8 bytes and two fresh seals of 56.
     static let chunk = 8 + 2 * 56
@@ -21,8 +22,9 @@ final class RandomReserve {
     private var bytes: [UInt8] = []
     private var used = 0
 
-    /// Some of the bytes become item keys: they are wiped when the reserve is done with them,
-    /// as the keys' own storage is when released.
+    /// Some of the bytes become item keys: the reserve's copies are wiped when it is done with
+    /// them (the drawn buffer at once, the chunk when the next one is drawn or the reserve is
+    /// released), as the keys' own storage is when released.
     deinit { SecretBuffer.wipe(&bytes) }
 
     /// The next `count` bytes, not handed out before; a new chunk is drawn when the reserve has
@@ -30,7 +32,9 @@ final class RandomReserve {
     func take(_ count: Int) throws(KeychainStoreError) -> [UInt8] {
         if bytes.count - used < count {
             SecretBuffer.wipe(&bytes)
-            bytes = [UInt8](try secureRandomBytes(max(count, Self.chunk)))
+            var drawn = try secureRandomBytes(max(count, Self.chunk))
+            bytes = [UInt8](drawn)
+            drawn.withUnsafeMutableBytes { SecretBuffer.wipe($0) }
             used = 0
         }
         defer { used += count }
