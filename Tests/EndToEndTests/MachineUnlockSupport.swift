@@ -55,7 +55,8 @@ final class SoftwareTPM {
         for _ in 0..<10 {
             let port = Int.random(in: 20_000..<60_000) & ~1
             let process = Process()
-            process.executableURL = try #require(MachineUnlockTools.find("swtpm"))
+            let swtpm: URL = try #require(MachineUnlockTools.find("swtpm"))
+            process.executableURL = swtpm
             process.arguments = ["socket", "--tpm2", "--tpmstate", "dir=\(stateFolder.path)",
                                  "--server", "type=tcp,port=\(port),bindaddr=127.0.0.1",
                                  "--ctrl", "type=tcp,port=\(port + 1),bindaddr=127.0.0.1",

@@ -19,7 +19,7 @@ enum NameNormalizer {
                     for pair in pairs {
                         let parts = try pair.children(.sequence)
                         guard parts.count == 2, parts[0].identifier == .objectIdentifier else { throw MalformedStructure() }
-                        try set.appendConstructedNode(identifier: .sequence) { sequence in
+                        set.appendConstructedNode(identifier: .sequence) { sequence in
                             sequence.serializeRawBytes(parts[0].encodedBytes)
                             if parts[1].identifier == .printableString, case .primitive(let text) = parts[1].content {
                                 sequence.appendPrimitiveNode(identifier: .printableString) { $0.append(contentsOf: folded(text)) }
