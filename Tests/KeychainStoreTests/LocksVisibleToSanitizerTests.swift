@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Shared state sits behind a pthread mutex (KeychainLocking's `Locked`), never the standard
-/// library's `Mutex`, whose contended hand-over ThreadSanitizer cannot see (docs/design-notes.md). The sanitizer run only shows such a lock when two threads happen to
-/// contend, so the sources and the tests (which it runs too) are read for it instead.
+/// library's `Mutex`, whose contended hand-over ThreadSanitizer cannot see (docs/design-notes.md).
+/// The sanitizer run only shows such a lock when two threads happen to contend, so the sources
+/// and the tests (which it runs too) are read for it instead.
 @Suite struct LocksVisibleToSanitizerTests {
     static var repository: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -59,26 +59,21 @@ enum ItemSealer {
     /// Seals `plaintext` as `part` of the row. With `reusing` the key of that same part, row and
     /// class, its wrapping is kept and the key seals the new content (one seal instead of two:
     /// an update that keeps the item's class); otherwise a fresh item key is drawn and wrapped.
-    /// The random bytes come from `reserve` when the caller has one for its write, else from a
-    /// draw of their own.
+    /// The random bytes come from `reserve` (``RandomReserve/bytes(_:from:)``).
     static func seal(_ plaintext: Data, part: Part, table: String, persistentRef: Data,
                      protection: ProtectionClass, classKey: SymmetricKey,
                      format: UInt8 = plainFormat, reusing kept: ItemKey? = nil,
                      reserve: RandomReserve? = nil) throws(KeychainStoreError) -> Data {
-        func draw(_ count: Int) throws(KeychainStoreError) -> [UInt8] {
-            if let reserve { return try reserve.take(count) }
-            return [UInt8](try secureRandomBytes(count))
-        }
         do {
             let wrapped: Data, itemKey: SymmetricKey, contentNonce: AES.GCM.Nonce
             if let kept, kept.fits(part, table, persistentRef, protection) {
                 wrapped = kept.wrapped
                 itemKey = kept.key
-                contentNonce = try AES.GCM.Nonce(data: try draw(12))
+                contentNonce = try AES.GCM.Nonce(data: try RandomReserve.bytes(12, from: reserve))
             } else {
                 // The item key and both nonces from one draw (the write's reserve, or one system
                 // call of their own); the copy here is wiped once the key is made and wrapped.
-                var random = try draw(32 + 12 + 12)
+                var random = try RandomReserve.bytes(32 + 12 + 12, from: reserve)
                 defer { SecretBuffer.wipe(&random) }
                 itemKey = SymmetricKey(data: random[0..<32])
                 contentNonce = try AES.GCM.Nonce(data: random[32..<44])

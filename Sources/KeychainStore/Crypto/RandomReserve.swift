@@ -27,6 +27,13 @@ final class RandomReserve {
     /// released), as the keys' own storage is when released.
     deinit { SecretBuffer.wipe(&bytes) }
 
+    /// `count` random bytes: from `reserve` when the caller has one for its write, else from a
+    /// draw of their own.
+    static func bytes(_ count: Int, from reserve: RandomReserve?) throws(KeychainStoreError) -> [UInt8] {
+        if let reserve { return try reserve.take(count) }
+        return [UInt8](try secureRandomBytes(count))
+    }
+
     /// The next `count` bytes, not handed out before; a new chunk is drawn when the reserve has
     /// fewer left.
     func take(_ count: Int) throws(KeychainStoreError) -> [UInt8] {

@@ -27,13 +27,7 @@ extension KeychainFile.State {
         let last = statement.int64(0)
         statement.reset()
         guard last < Int64.max else { throw .allocate("the \(table.name) table has used every row number") }
-        return (last + 1, reference(rowid: last + 1, nonce: Data(try randomBytes(8))))
-    }
-
-    /// `count` random bytes, from the write transaction's reserve when there is one.
-    func randomBytes(_ count: Int) throws(KeychainStoreError) -> [UInt8] {
-        if let writeRandom { return try writeRandom.take(count) }
-        return [UInt8](try secureRandomBytes(count))
+        return (last + 1, reference(rowid: last + 1, nonce: Data(try RandomReserve.bytes(8, from: writeRandom))))
     }
 
     /// The reference naming `rowid`, made with `nonce` (8 random bytes).
