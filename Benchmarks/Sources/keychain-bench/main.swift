@@ -12,9 +12,10 @@ let usage = """
            keychain-bench write-bound --dir DIR [--items 1000] [--ops 2000] [--pause-us 0]
            keychain-bench result-cast --dir DIR [--sizes 24,1024,4096] [--ops 2000] [--rounds 5]
            keychain-bench keys-profile --dir DIR --what create|transient|add [--count 200]
-           keychain-bench fill   --keychain FILE --device-key FILE --items N
+           keychain-bench fill   [--system ours|floor] --keychain FILE [--device-key FILE] --items N
            keychain-bench memory-child --keychain FILE --device-key FILE --items N --lookups L
            keychain-bench update-child --keychain FILE --device-key FILE --items N --updates U
+           keychain-bench footprint-child [--system ours|floor] --keychain FILE [--device-key FILE] --items N --op add|update|lookup [--calls 30]
     """
 
 struct Options {
@@ -157,13 +158,30 @@ func main() throws {
             try system.update(account: WorkloadKeys.filler(i), secret: WorkloadKeys.secret(i, version: 1 + n % 9))
         }
     case "fill":
-        let system = try SecItemSystem(path: try options.string("keychain"), deviceKeyPath: try options.string("device-key"))
-        try system.fill(from: try options.int("from", 0), to: try options.int("items"))
+        try childSystem(options).fill(from: try options.int("from", 0), to: try options.int("items"))
+    case "footprint-child":
+        // Made for footprint.sh, which runs it under valgrind's lackey.
+        guard let operation = Footprint.Operation(rawValue: try options.string("op")) else {
+            throw BenchFailure("--op wants add, update or lookup")
+        }
+        try Footprint.child(system: childSystem(options), operation: operation, items: try options.int("items"),
+                            calls: try options.int("calls", 30))
     case "memory-child":
         try emit(MemoryProbe.child(keychain: try options.string("keychain"), deviceKey: try options.string("device-key"),
                                    items: try options.int("items"), lookups: try options.int("lookups")))
     default:
         throw BenchFailure(usage)
+    }
+}
+
+/// The store a child subcommand works on, named by `--system`: ours (the default), at `--keychain`
+/// with the device key at `--device-key`, or the floor's, at `--keychain`.
+func childSystem(_ options: Options) throws -> any KeyValueSystem {
+    let path = try options.string("keychain")
+    switch try options.string("system", "ours") {
+    case "ours": return try SecItemSystem(path: path, deviceKeyPath: try options.string("device-key"))
+    case "floor": return try SQLiteFloorSystem(path: path)
+    default: throw BenchFailure("--system wants ours or floor")
     }
 }
 
