@@ -8,10 +8,11 @@ of code (instruction fetches) and of data (loads, stores) are counted. Prints on
 medians, then the median code lines per library and, inside the benchmark's own executable
 (where the engine, KeychainServices and swift-crypto are linked), per module.
 
-usage: footprint.py LABEL BINARY [SKIP]
+usage: footprint.py LABEL BINARY [SKIP [TOP]]
   LABEL   printed at the start of each line ("ours update")
   BINARY  the executable that was traced, for its symbol table (`nm`)
   SKIP    calls left out at the start, while caches and lazy set-up settle (10)
+  TOP     also list the TOP functions of the executable with the most lines in the last call (0)
 """
 import bisect
 import collections
@@ -38,20 +39,32 @@ def module_of(symbol):
 
 
 def symbols(binary):
-    """(address, module) of every function in `binary`, sorted by address."""
+    """(address, module, name) of every function in `binary`, sorted by address."""
     table = []
     listing = subprocess.run(["nm", "--defined-only", binary], capture_output=True, text=True).stdout
     for line in listing.splitlines():
         parts = line.split(" ", 2)
         if len(parts) == 3 and parts[1] in "tTwW":
-            table.append((int(parts[0], 16), module_of(parts[2])))
+            table.append((int(parts[0], 16), module_of(parts[2]), parts[2]))
     table.sort()
     return table
+
+
+def demangled(names):
+    """Swift's readable forms of `names`, or the names themselves without the toolchain."""
+    try:
+        result = subprocess.run(["swift", "demangle", "--simplified", "--compact"], input="\n".join(names),
+                                capture_output=True, text=True, check=True)
+        readable = result.stdout.splitlines()
+        return readable if len(readable) == len(names) else names
+    except (OSError, subprocess.CalledProcessError):
+        return names
 
 
 def main():
     label, binary = sys.argv[1], sys.argv[2]
     skip = int(sys.argv[3]) if len(sys.argv) > 3 else 10
+    top = int(sys.argv[4]) if len(sys.argv) > 4 else 0
     marker, maps = None, []
     calls, code, data = [], set(), set()
     opened = False
@@ -95,7 +108,7 @@ def main():
     executable = os.path.realpath(binary)
     base = min((low for low, _, name in maps if os.path.realpath(name) == executable), default=None)
     table = symbols(binary) if base is not None else []
-    addresses = [address for address, _ in table]
+    addresses = [address for address, _, _ in table]
     by_library, by_module = collections.defaultdict(list), collections.defaultdict(list)
     for code_set, _ in measured:
         libraries, modules = collections.Counter(), collections.Counter()
@@ -123,6 +136,19 @@ def main():
     print(f"{label}: code lines by library: {listing(by_library)}")
     if by_module:
         print(f"{label}: code lines in {os.path.basename(binary)} by module: {listing(by_module)}")
+    if top and base is not None:
+        functions = collections.Counter()
+        inside = [(low, high) for low, high, name in maps if os.path.realpath(name) == executable]
+        for line in measured[-1][0]:
+            address = line << LINE
+            if not any(low <= address < high for low, high in inside):
+                continue
+            position = bisect.bisect_right(addresses, address - base) - 1
+            if position >= 0:
+                functions[table[position][2]] += 1
+        ranked = functions.most_common(top)
+        for (name, count), readable in zip(ranked, demangled([name for name, _ in ranked])):
+            print(f"{label}:   {count:4d} lines  {readable[:160]}")
 
 
 if __name__ == "__main__":

@@ -3,7 +3,10 @@
 # SecItemAdd, SecItemUpdate and SecItemCopyMatching run through, next to the raw-SQLite floor's
 # insert, update and lookup, traced by valgrind's lackey (Benchmarks/footprint.py counts them).
 #
-#   Benchmarks/footprint.sh [--no-install] [--calls N] [--items N]
+#   Benchmarks/footprint.sh [--no-install] [--calls N] [--items N] [--top N]
+#
+# --top N also lists, for each call, the N functions of the benchmark's executable (the engine,
+# KeychainServices and swift-crypto are linked into it) with the most lines.
 #
 # Why: on this machine a durable call's time on disk grows with how much distinct code and memory
 # it runs through, beyond its instruction count; even the kernel's write in the commit's fdatasync
@@ -16,13 +19,14 @@
 # User space only: the kernel's side of fsync and locks is not traced.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-INSTALL=1; CALLS=30; ITEMS=1000
+INSTALL=1; CALLS=30; ITEMS=1000; TOP=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-install) INSTALL=0 ;;
     --calls) CALLS=$2; shift ;;
     --items) ITEMS=$2; shift ;;
-    *) echo "usage: $0 [--no-install] [--calls N] [--items N]" >&2; exit 2 ;;
+    --top) TOP=$2; shift ;;
+    *) echo "usage: $0 [--no-install] [--calls N] [--items N] [--top N]" >&2; exit 2 ;;
   esac
   shift
 done
@@ -53,7 +57,7 @@ trace() {
   valgrind --tool=lackey --trace-mem=yes --log-fd=1 "$BENCH" footprint-child --system "$system" \
       --keychain "$copy/$([ "$system" = ours ] && echo k.keychain-db || echo floor.sqlite)" \
       --device-key "$copy/device-key" --items "$ITEMS" --op "$op" --calls "$CALLS" 2> "$copy/err" \
-    | "$PYTHON" "$HERE/footprint.py" "$system $op" "$BENCH" \
+    | "$PYTHON" "$HERE/footprint.py" "$system $op" "$BENCH" 10 "$TOP" \
     || { echo "footprint: the $system $op trace failed:" >&2; tail -5 "$copy/err" >&2; exit 1; }
   rm -rf "$copy"
 }
