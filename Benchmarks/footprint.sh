@@ -5,16 +5,18 @@
 #
 #   Benchmarks/footprint.sh [--no-install] [--calls N] [--items N] [--top N]
 #
-# --top N also lists, for each call, the N functions of the benchmark's executable (the engine,
-# KeychainServices and swift-crypto are linked into it) with the most lines.
+# --top N also lists, for the last call of each kind, the N functions of the benchmark's
+# executable (the engine, KeychainServices and swift-crypto are linked into it) with the most lines.
 #
-# Why: on this machine a durable call's time on disk grows with how much distinct code and memory
-# it runs through, beyond its instruction count; even the kernel's write in the commit's fdatasync
-# takes longer after a call with a large footprint (BENCHMARKS.md, "An update's extra time,
-# located"). instructions.sh counts work; this counts reach. Both are free of the machine's noise.
+# Why: on this machine a durable call's time on disk is not explained by its instruction count
+# alone; the kernel's own write in the commit's fdatasync took longer after our update than after
+# the floor's, for the same pages, and longer after C code that ran through much code or many
+# pages (BENCHMARKS.md, "An update's extra time, located"). instructions.sh counts work; this
+# counts reach. Neither depends on the machine's fast and slow phases (the counts move by about
+# 1 % between runs, with Swift's per-process hash seed and the keychain's random keys).
 #
-# Each store is filled to --items items (1,000) on tmpfs outside valgrind; then N calls (30) of
-# one kind run under lackey, the first 10 left out. The window of a call is one turn of the
+# Each store is filled to --items items (1,000) on tmpfs outside valgrind; then N calls (30, more
+# than the 10 left out at the start) of one kind run under lackey. The window of a call is one turn of the
 # child's loop: the caller's side (building and bridging its dictionaries, for ours) and the call.
 # User space only: the kernel's side of fsync and locks is not traced.
 set -euo pipefail
@@ -23,24 +25,30 @@ INSTALL=1; CALLS=30; ITEMS=1000; TOP=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-install) INSTALL=0 ;;
-    --calls) CALLS=$2; shift ;;
-    --items) ITEMS=$2; shift ;;
-    --top) TOP=$2; shift ;;
+    --calls|--items|--top)
+      [ $# -ge 2 ] || { echo "$0: $1 wants a number" >&2; exit 2; }
+      case "$1" in --calls) CALLS=$2 ;; --items) ITEMS=$2 ;; --top) TOP=$2 ;; esac
+      shift ;;
     *) echo "usage: $0 [--no-install] [--calls N] [--items N] [--top N]" >&2; exit 2 ;;
   esac
   shift
 done
-if [ "$INSTALL" = 1 ] && ! command -v valgrind > /dev/null; then
+SKIP=10  # calls left out at the start, while caches and lazy set-up settle
+[ "$CALLS" -gt "$SKIP" ] || { echo "$0: --calls must be more than $SKIP" >&2; exit 2; }
+if [ "$INSTALL" = 1 ] && ! { command -v valgrind && command -v nm; } > /dev/null; then
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends valgrind > /dev/null
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends valgrind binutils > /dev/null
 fi
 PYTHON=/usr/bin/python3; [ -x "$PYTHON" ] || PYTHON=python3
 WORK=$(mktemp -d /dev/shm/swift-keychain-footprint.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
 rm -f "$HERE"/.build/*/release/description.json
-(cd "$HERE" && swift build -c release --product keychain-bench 2>&1 | grep -E "error:" >&2 || true)
+if ! (cd "$HERE" && swift build -c release --product keychain-bench > "$WORK/build.log" 2>&1); then
+  grep -E "error:" "$WORK/build.log" >&2 || tail -20 "$WORK/build.log" >&2
+  exit 1
+fi
 # Valgrind 3.19 cannot read the debug information Swift 6.3 writes; the symbols stay.
 BENCH="$WORK/keychain-bench"
 strip --strip-debug -o "$BENCH" "$HERE/.build/release/keychain-bench"
@@ -57,8 +65,8 @@ trace() {
   valgrind --tool=lackey --trace-mem=yes --log-fd=1 "$BENCH" footprint-child --system "$system" \
       --keychain "$copy/$([ "$system" = ours ] && echo k.keychain-db || echo floor.sqlite)" \
       --device-key "$copy/device-key" --items "$ITEMS" --op "$op" --calls "$CALLS" 2> "$copy/err" \
-    | "$PYTHON" "$HERE/footprint.py" "$system $op" "$BENCH" 10 "$TOP" \
-    || { echo "footprint: the $system $op trace failed:" >&2; tail -5 "$copy/err" >&2; exit 1; }
+    | "$PYTHON" "$HERE/footprint.py" "$system $op" "$BENCH" "$SKIP" "$TOP" \
+    || { echo "footprint: the $system $op trace failed; the child's last lines:" >&2; tail -5 "$copy/err" >&2; exit 1; }
   rm -rf "$copy"
 }
 

@@ -1,16 +1,16 @@
 import Foundation
 
 /// The child that `Benchmarks/footprint.sh` runs under valgrind's lackey, which traces every
-/// instruction fetch and data access. It makes C calls of one kind (add, update or lookup) on a
-/// filled store, ours or the floor's, and before each call stores to a page of its own: the
-/// trace is cut into calls at those stores (`footprint.py`), and each call's distinct cache lines
-/// and pages are counted. So a call's window is one turn of the loop: the caller's side (its
-/// dictionaries, for ours) and the call itself.
+/// instruction fetch and data access. It makes `calls` calls of one kind (add, update or lookup)
+/// on a filled store, ours or the floor's, and before each call increments a marker of its own:
+/// the trace is cut into calls at those increments (`footprint.py`), and each call's distinct
+/// cache lines and pages are counted. So a call's window is one turn of the loop: the caller's
+/// side (its dictionaries, for ours) and the call itself.
 ///
-/// Why count that: on this machine the time an update spends in its commit's `fdatasync` grows
-/// with how much distinct code and memory the call ran through before it, even for the same two
-/// pages written (BENCHMARKS.md, "An update's extra time, located"), so a call's footprint, not
-/// only its instruction count, decides its time on disk.
+/// Why count that: on this machine the kernel's `fdatasync` of the same two pages took longer
+/// after our update than after the floor's, and longer after C code that ran through much code or
+/// many pages (BENCHMARKS.md, "An update's extra time, located"), so a call's reach, not only its
+/// instruction count, is a lead on its time on disk.
 enum Footprint {
     enum Operation: String { case add, update, lookup }
 
@@ -26,7 +26,9 @@ enum Footprint {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
             let range = fields[0].split(separator: "-")
             guard range.count == 2 else { continue }
-            header += "map \(range[0]) \(range[1]) \(fields.count >= 6 ? String(fields[5]) : "[anon]")\n"
+            // The path is the sixth field and may itself hold spaces.
+            let path = fields.count >= 6 ? fields[5...].joined(separator: " ") : "[anon]"
+            header += "map \(range[0]) \(range[1]) \(path)\n"
         }
         FileHandle.standardOutput.write(Data(header.utf8))
 
@@ -36,6 +38,7 @@ enum Footprint {
             marker.pointee &+= 1
             let i = Int(generator.next() % UInt64(items))
             switch operation {
+            // Fresh accounts in a range of their own (the other benchmarks use 70–85 and 90 million).
             case .add: try system.add(account: WorkloadKeys.fresh(86_000_000 + n), secret: WorkloadKeys.secret(n))
             case .update: try system.update(account: WorkloadKeys.filler(i), secret: WorkloadKeys.secret(i, version: 1 + n % 9))
             case .lookup: try system.lookup(account: WorkloadKeys.filler(i))

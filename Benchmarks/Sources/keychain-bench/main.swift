@@ -174,8 +174,8 @@ func main() throws {
     }
 }
 
-/// The store a child subcommand works on, named by `--system`: ours (the default), at `--keychain`
-/// with the device key at `--device-key`, or the floor's, at `--keychain`.
+/// The one store `fill` and `footprint-child` work on, named by `--system`: ours (the default), at
+/// `--keychain` with the device key at `--device-key`, or the floor's, at `--keychain`.
 func childSystem(_ options: Options) throws -> any KeyValueSystem {
     let path = try options.string("keychain")
     switch try options.string("system", "ours") {
