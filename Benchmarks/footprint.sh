@@ -35,23 +35,14 @@ while [ $# -gt 0 ]; do
 done
 SKIP=10  # calls left out at the start, while caches and lazy set-up settle
 [ "$CALLS" -gt "$SKIP" ] || { echo "$0: --calls must be more than $SKIP" >&2; exit 2; }
-if [ "$INSTALL" = 1 ] && ! { command -v valgrind && command -v nm; } > /dev/null; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends valgrind binutils > /dev/null
-fi
+. "$HERE/valgrind-bench.sh"
+[ "$INSTALL" = 0 ] || install_valgrind
 PYTHON=/usr/bin/python3; [ -x "$PYTHON" ] || PYTHON=python3
 WORK=$(mktemp -d /dev/shm/swift-keychain-footprint.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-rm -f "$HERE"/.build/*/release/description.json
-if ! (cd "$HERE" && swift build -c release --product keychain-bench > "$WORK/build.log" 2>&1); then
-  grep -E "error:" "$WORK/build.log" >&2 || tail -20 "$WORK/build.log" >&2
-  exit 1
-fi
-# Valgrind 3.19 cannot read the debug information Swift 6.3 writes; the symbols stay.
 BENCH="$WORK/keychain-bench"
-strip --strip-debug -o "$BENCH" "$HERE/.build/release/keychain-bench"
+build_stripped_bench "$(dirname "$HERE")" "$BENCH"
 
 mkdir "$WORK/filled"
 "$BENCH" fill --keychain "$WORK/filled/k.keychain-db" --device-key "$WORK/filled/device-key" --items "$ITEMS" > /dev/null

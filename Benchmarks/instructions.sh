@@ -39,22 +39,11 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if [ "$INSTALL" = 1 ] && ! command -v valgrind > /dev/null; then
-  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends valgrind > /dev/null
-fi
+. "$HERE/valgrind-bench.sh"
+[ "$INSTALL" = 0 ] || install_valgrind
 WORK=$(mktemp -d /dev/shm/swift-keychain-instructions.XXXXXX)
 trap 'rm -rf "$WORK"; for r in "${REVS[@]}"; do git -C "$ROOT" worktree remove --force "$WORK-$r" 2>/dev/null || true; done' EXIT
 
-# Builds the bench of the package at $1 (its Benchmarks/ folder) and prints its path, with the
-# debug information removed (valgrind 3.19 cannot read what Swift 6.3 writes; symbols stay).
-build() {
-  local package=$1 out=$2
-  rm -f "$package"/Benchmarks/.build/*/release/description.json
-  (cd "$package/Benchmarks" && swift build -c release --product keychain-bench 2>&1 | grep -E "error:" >&2 || true)
-  strip --strip-debug -o "$out" "$package/Benchmarks/.build/release/keychain-bench"
-}
 
 # Instructions of one fill to $2 items with binary $1.
 count() {
@@ -108,10 +97,10 @@ measure() {
 BINARIES=(); NAMES=()
 for r in "${REVS[@]}"; do
   git -C "$ROOT" worktree add -q --detach "$WORK-$r" "$r"
-  build "$WORK-$r" "$WORK/bench-$r"
+  build_stripped_bench "$WORK-$r" "$WORK/bench-$r"
   BINARIES+=("$WORK/bench-$r"); NAMES+=("$r ($(git -C "$ROOT" rev-parse --short "$r"))")
 done
-build "$ROOT" "$WORK/bench-tree"
+build_stripped_bench "$ROOT" "$WORK/bench-tree"
 BINARIES+=("$WORK/bench-tree"); NAMES+=("working tree")
 
 for round in $(seq 1 "$RUNS"); do

@@ -12,9 +12,7 @@ import Foundation
 /// many pages (BENCHMARKS.md, "An update's extra time, located"), so a call's reach, not only its
 /// instruction count, is a lead on its time on disk.
 enum Footprint {
-    enum Operation: String { case add, update, lookup }
-
-    static func child(system: any KeyValueSystem, operation: Operation, items: Int, calls: Int) throws {
+    static func child(system: any KeyValueSystem, kind: CallKind, items: Int, calls: Int) throws {
         // 4 KiB of its own, never freed: the allocator's bookkeeping writes into a freed block,
         // and a store at the marker's address after the last call would open one more window.
         let marker = UnsafeMutablePointer<UInt64>.allocate(capacity: 512)
@@ -32,33 +30,8 @@ enum Footprint {
         }
         FileHandle.standardOutput.write(Data(header.utf8))
 
-        var generator = SplitMix64(seed: 13)
-        for n in 0..<calls {
-            // The store that opens call n's window: the analyser recognises its address.
-            marker.pointee &+= 1
-            let i = Int(generator.next() % UInt64(items))
-            switch operation {
-            // Fresh accounts in a range of their own (the other benchmarks use 70–85 and 90 million).
-            case .add: try system.add(account: WorkloadKeys.fresh(86_000_000 + n), secret: WorkloadKeys.secret(n))
-            case .update: try system.update(account: WorkloadKeys.filler(i), secret: WorkloadKeys.secret(i, version: 1 + n % 9))
-            case .lookup: try system.lookup(account: WorkloadKeys.filler(i))
-            }
-        }
+        // The increment that opens each call's window: the analyser recognises its address.
+        try runCalls(kind, on: system, items: items, count: calls, seed: 13) { marker.pointee &+= 1 }
         marker.pointee &+= 1  // closes the last call's window
-    }
-
-    /// All of a file under /proc. Its size reads as 0, and a reader that trusts the size, or
-    /// stops at the first short read, gets the first page at most.
-    static func procFile(_ path: String) throws -> [UInt8] {
-        let descriptor = open(path, O_RDONLY)
-        guard descriptor >= 0 else { throw BenchFailure("cannot open \(path)") }
-        defer { close(descriptor) }
-        var contents: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = read(descriptor, &chunk, chunk.count)
-            guard count > 0 else { break }
-            contents += chunk[0..<count]
-        }
-        return contents
     }
 }

@@ -82,6 +82,22 @@ func peakResidentKiB() -> Int {
     return -1
 }
 
+/// All of a file under /proc. Its size reads as 0, and a reader that trusts the size, or stops at
+/// the first short read (as `String(contentsOfFile:)` does here), gets the first page at most:
+/// enough for `status` and `statm`, not for `maps`.
+func procFile(_ path: String) throws -> [UInt8] {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { throw BenchFailure("cannot open \(path)") }
+    defer { close(descriptor) }
+    var contents: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = read(descriptor, &chunk, chunk.count)
+        guard count > 0 else { break }
+        contents += chunk[0..<count]
+    }
+    return contents
+}
+
 /// Current resident set size in KiB, from /proc/self/statm.
 func currentResidentKiB() -> Int {
     guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return -1 }

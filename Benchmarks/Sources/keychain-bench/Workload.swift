@@ -103,3 +103,24 @@ struct SplitMix64: RandomNumberGenerator {
         return z ^ (z >> 31)
     }
 }
+
+/// One kind of call of the shared workload.
+enum CallKind: String { case add, update, lookup }
+
+/// `count` calls of `kind` on `system`, filled to `items` filler items: adds of fresh accounts
+/// (in a range of their own; the other benchmarks use 70–85 and 90 million), updates of filler
+/// items to a new secret, lookups of filler items, the items drawn from `seed`. `beforeEach`
+/// runs before each call. What the children of instructions.sh and footprint.sh run.
+func runCalls(_ kind: CallKind, on system: any KeyValueSystem, items: Int, count: Int, seed: UInt64,
+              beforeEach: () -> Void = {}) throws {
+    var generator = SplitMix64(seed: seed)
+    for n in 0..<count {
+        beforeEach()
+        let i = Int(generator.next() % UInt64(items))
+        switch kind {
+        case .add: try system.add(account: WorkloadKeys.fresh(86_000_000 + n), secret: WorkloadKeys.secret(n))
+        case .update: try system.update(account: WorkloadKeys.filler(i), secret: WorkloadKeys.secret(i, version: 1 + n % 9))
+        case .lookup: try system.lookup(account: WorkloadKeys.filler(i))
+        }
+    }
+}

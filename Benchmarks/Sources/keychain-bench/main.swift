@@ -151,20 +151,15 @@ func main() throws {
         // U SecItemUpdate calls, each giving a random filler item a new secret: what
         // instructions.sh counts per update.
         let system = try SecItemSystem(path: try options.string("keychain"), deviceKeyPath: try options.string("device-key"))
-        let items = try options.int("items")
-        var generator = SplitMix64(seed: 11)
-        for n in 0..<(try options.int("updates")) {
-            let i = Int(generator.next() % UInt64(items))
-            try system.update(account: WorkloadKeys.filler(i), secret: WorkloadKeys.secret(i, version: 1 + n % 9))
-        }
+        try runCalls(.update, on: system, items: try options.int("items"), count: try options.int("updates"), seed: 11)
     case "fill":
         try childSystem(options).fill(from: try options.int("from", 0), to: try options.int("items"))
     case "footprint-child":
         // Made for footprint.sh, which runs it under valgrind's lackey.
-        guard let operation = Footprint.Operation(rawValue: try options.string("op")) else {
+        guard let kind = CallKind(rawValue: try options.string("op")) else {
             throw BenchFailure("--op wants add, update or lookup")
         }
-        try Footprint.child(system: childSystem(options), operation: operation, items: try options.int("items"),
+        try Footprint.child(system: childSystem(options), kind: kind, items: try options.int("items"),
                             calls: try options.int("calls", 30))
     case "memory-child":
         try emit(MemoryProbe.child(keychain: try options.string("keychain"), deviceKey: try options.string("device-key"),
