@@ -98,6 +98,23 @@ import Testing
         #expect(try importFile("nomac.p12", passphrase: "wrong").0 == errSecAuthFailed)
     }
 
+    /// Without a MAC, a wrong passphrase shows only when what it decrypts does not read. About one
+    /// wrong passphrase in 255 decrypts to noise with valid CBC padding, and that noise must still
+    /// be errSecAuthFailed, not errSecDecode. 1,200 tries include such a one with about 99 %
+    /// probability (one iteration per key, so they are quick).
+    @Test func aFileWithoutAMACRefusesEveryWrongPassphrase() throws {
+        try fixtures.makePKCS12("nomac-fast.p12", key: "leaf", password: "right", extra: ["-iter", "1", "-nomac"])
+        #expect(try importFile("nomac-fast.p12", passphrase: "right").0 == errSecSuccess)
+        let file = try fixtures.data("nomac-fast.p12")
+        var statuses: [OSStatus: Int] = [:]
+        for attempt in 0..<1_200 {
+            var items: CFArray?
+            let status = SecPKCS12Import(file as CFData, [kSecImportExportPassphrase: "wrong \(attempt)"] as CFDictionary, &items)
+            statuses[status, default: 0] += 1
+        }
+        #expect(statuses == [errSecAuthFailed: 1_200])
+    }
+
     @Test func damagedFilesAreErrSecDecode() throws {
         try fixtures.makePKCS12("default.p12", key: "leaf", password: "pw")
         let whole = try fixtures.data("default.p12")

@@ -90,7 +90,12 @@ enum PKCS12Parser {
                     let contentInfo = try encrypted.element(1).children(.sequence)
                     let algorithm = try contentInfo.element(1)
                     let ciphertext = try contentInfo.element(2).octetString(ASN1Identifier(tagWithNumber: 0, tagClass: .contextSpecific))
-                    try readSafeContents(try decrypt(ciphertext, algorithm: algorithm), depth: 0)
+                    let plaintext = try decrypt(ciphertext, algorithm: algorithm)
+                    do {
+                        try readSafeContents(plaintext, depth: 0)
+                    } catch {
+                        throw unreadableDecryption(error)
+                    }
                 default:
                     // Enveloped (public-key encrypted) contents need the recipient's key.
                     throw PKCS12Error.unsupportedCipher
@@ -141,7 +146,11 @@ enum PKCS12Parser {
                 case OID.shroudedKeyBag:
                     let encrypted = try value.children(.sequence)
                     let key = try decrypt(try encrypted.element(1).octetString(), algorithm: try encrypted.element(0))
-                    _ = try ASN1Reading.ber(key).children(.sequence) // a PrivateKeyInfo, or the passphrase was wrong
+                    do {
+                        _ = try ASN1Reading.ber(key).children(.sequence) // a PrivateKeyInfo, or the passphrase was wrong
+                    } catch {
+                        throw unreadableDecryption(error)
+                    }
                     contents.keys.append(PKCS12Bag(contents: Data(key), localKeyID: localKeyID, friendlyName: friendlyName))
                 case OID.certBag:
                     let certificate = try value.children(.sequence)
@@ -211,6 +220,16 @@ enum PKCS12Parser {
                 // passphrase is the likelier culprit.
                 throw macVerified ? PKCS12Error.decode : PKCS12Error.authentication
             }
+        }
+
+        /// What a failure to read decrypted bytes is reported as. With the MAC verified, the
+        /// passphrase is right and the file is damaged. Without a MAC nothing has checked the
+        /// passphrase: a wrong one passes CBC's padding check about once in 256 tries and yields
+        /// noise that does not read, so that is the passphrase's fault, as bad padding is.
+        private func unreadableDecryption(_ error: any Error) -> any Error {
+            guard !macVerified else { return error }
+            if let known = error as? PKCS12Error, known != .decode { return known }
+            return PKCS12Error.authentication
         }
 
         private func pseudoRandomFunction(_ oid: String) throws -> KDF.Insecure.PBKDF2.HashFunction {
