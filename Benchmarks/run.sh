@@ -5,10 +5,10 @@
 #   Benchmarks/run.sh --quick    100 and 1,000 items, fewer operations; results in a temp folder
 #   --no-install                 skip apt-get / pip (everything already installed)
 #   --static (or --static-cli)   also build keychainctl and keychain-bench with
-#                                --static-swift-stdlib, as our programs are installed (in
-#                                Benchmarks/.build/static; a first build takes ~8 min): keychainctl
-#                                is timed end to end next to the default build, and the lookup and
-#                                write bounds run again with the static bench
+#                                --static-swift-stdlib (in Benchmarks/.build/static; a first build
+#                                takes ~8 min), and the front as installed (scripts/build-front.sh):
+#                                both are timed end to end next to the default build, and the
+#                                lookup and write bounds run again with the static bench
 #                                (results/raw/*-bound-static-N.json)
 #
 # Installs the peers (Debian: gnome-keyring, libsecret-tools, keyutils, dbus, PyGObject; PyPI:
@@ -76,6 +76,19 @@ if [ "$STATIC" = 1 ]; then
     && swift build -c release --product keychain-bench --static-swift-stdlib --scratch-path .build/static 2>&1); }
   static_build > /dev/null || static_build | grep -E "error|Build of product" | tail -2 >&2
   CLIS="$CLIS,keychainctl-static=$HERE/.build/static/release/keychainctl"
+  # And keychainctl as scripts/install.sh and the Debian package install it: the fully static
+  # front (scripts/build-front.sh), with the static keychainctl-full beside it. The two rows
+  # above are this package's own builds of the same front; the CLI peers' ratios use this one.
+  FRONT=$("$ROOT/scripts/build-front.sh" 2> >(grep -E "error|Build of product" | tail -2 >&2)) || FRONT=""
+  if [ -n "$FRONT" ] && [ -x "$FRONT" ]; then
+    INSTALLED=$HERE/.build/installed
+    rm -rf "$INSTALLED"; mkdir -p "$INSTALLED"
+    cp "$FRONT" "$INSTALLED/keychainctl"
+    ln -s "$HERE/.build/static/release/keychainctl-full" "$INSTALLED/keychainctl-full"
+    CLIS="$CLIS,keychainctl-installed=$INSTALLED/keychainctl"
+  else
+    say "the installed front did not build: keychainctl as installed is not timed"
+  fi
 fi
 
 # Everything runs on the real disk (/var/tmp, not a tmpfs), in one folder removed at the end.
