@@ -49,11 +49,8 @@ if [ -z "$CTL" ]; then
   # keychainctl is the front; keychainctl-full, beside it, runs what it does not serve: the two
   # are put side by side in a folder of their own, as installed.
   (cd "$ROOT" && swift build -c release --static-swift-stdlib --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -3 >&2)
-  FRONT=$("$ROOT/scripts/build-front.sh" 2> >(grep -E "error|Build of product" | tail -3 >&2))
-  INSTALLED=$(mktemp -d /var/tmp/cli-startup-bin.XXXXXX)
-  cp "$FRONT" "$INSTALLED/keychainctl"
-  ln -s "$ROOT/.build/release/keychainctl-full" "$INSTALLED/keychainctl-full"
-  CTL="$INSTALLED/keychainctl"
+  . "$HERE/installed-keychainctl.sh"
+  CTL=$(stage_installed_keychainctl "$ROOT/.build/release/keychainctl-full" "$(mktemp -d /var/tmp/cli-startup-bin.XXXXXX)") || CTL=""
 fi
 say "building keychain-bench (release), which fills our keychain"
 rm -f "$HERE"/.build/*/release/description.json

@@ -79,13 +79,10 @@ if [ "$STATIC" = 1 ]; then
   # And keychainctl as scripts/install.sh and the Debian package install it: the fully static
   # front (scripts/build-front.sh), with the static keychainctl-full beside it. The two rows
   # above are this package's own builds of the same front; the CLI peers' ratios use this one.
-  FRONT=$("$ROOT/scripts/build-front.sh" 2> >(grep -E "error|Build of product" | tail -2 >&2)) || FRONT=""
-  if [ -n "$FRONT" ] && [ -x "$FRONT" ]; then
-    INSTALLED=$HERE/.build/installed
-    rm -rf "$INSTALLED"; mkdir -p "$INSTALLED"
-    cp "$FRONT" "$INSTALLED/keychainctl"
-    ln -s "$HERE/.build/static/release/keychainctl-full" "$INSTALLED/keychainctl-full"
-    CLIS="$CLIS,keychainctl-installed=$INSTALLED/keychainctl"
+  . "$HERE/installed-keychainctl.sh"
+  rm -rf "$HERE/.build/installed"
+  if INSTALLED_CTL=$(stage_installed_keychainctl "$HERE/.build/static/release/keychainctl-full" "$HERE/.build/installed"); then
+    CLIS="$CLIS,keychainctl-installed=$INSTALLED_CTL"
   else
     say "the installed front did not build: keychainctl as installed is not timed"
   fi

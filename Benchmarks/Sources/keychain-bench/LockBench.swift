@@ -67,7 +67,6 @@ enum LockBench {
         // also record a new file size costs about twice the steady one. Untimed updates of both
         // keychains first take each WAL past SQLite's automatic checkpoint (1,000 pages), after
         // which commits reuse its space, as in any keychain in use for a while.
-        var generator = SplitMix64(seed: 3)
         for (system, context) in [(plain, plainContext), (guarded, guardedContext)] {
             try KeychainContext.withContext(context) {
                 for i in 0..<Self.walWrapUpdates {
@@ -78,6 +77,7 @@ enum LockBench {
 
         // Reads alternate between the two keychains in blocks, so drift (cache, other load)
         // falls on both alike.
+        var generator = SplitMix64(seed: 3)
         var plainReads: [UInt64] = [], guardedReads: [UInt64] = []
         var plainWrites: [UInt64] = [], guardedWrites: [UInt64] = []
         let blocks = 10
