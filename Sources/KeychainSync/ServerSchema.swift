@@ -6,7 +6,7 @@ import PostgresNIO
 /// joining at once do not both create the tables; a database with a newer schema is refused.
 enum ServerSchema {
     /// The newest schema this client writes.
-    static let version: Int32 = 2
+    static let version: Int32 = 3
 
     /// Migrations by the version they lead to; each is a list of statements run in order.
     static let migrations: [Int32: [String]] = [
@@ -69,6 +69,35 @@ enum ServerSchema {
             "ALTER TABLE sync_records ADD COLUMN tombstone boolean NOT NULL DEFAULT false",
             "ALTER TABLE sync_devices ADD COLUMN pulled_revision bigint NOT NULL DEFAULT 0",
             "CREATE INDEX sync_records_tombstones ON sync_records (group_id, revision) WHERE tombstone",
+        ],
+        // Trust that does not rest on the server (docs/sync.md, "Trust"): the roster's signed
+        // statements, signed key shares in place of the unsigned wrapped keys, the sealed
+        // manifest, and each device's signing key beside its agreement key.
+        3: [
+            """
+            CREATE TABLE sync_roster (
+                group_id text NOT NULL REFERENCES sync_groups,
+                seq bigint NOT NULL,
+                statement bytea NOT NULL,
+                PRIMARY KEY (group_id, seq))
+            """,
+            """
+            CREATE TABLE sync_key_shares (
+                group_id text NOT NULL REFERENCES sync_groups,
+                recipient text NOT NULL,
+                epoch bigint NOT NULL,
+                share bytea NOT NULL,
+                PRIMARY KEY (group_id, recipient, epoch))
+            """,
+            """
+            CREATE TABLE sync_manifests (
+                group_id text PRIMARY KEY REFERENCES sync_groups,
+                version bigint NOT NULL,
+                epoch bigint NOT NULL,
+                body bytea NOT NULL)
+            """,
+            "ALTER TABLE sync_devices ADD COLUMN signing_key bytea",
+            "DROP TABLE sync_group_keys",
         ],
     ]
 

@@ -3,6 +3,9 @@ package import Foundation
 import KeychainStore
 import PostgresNIO
 
+/// Joining, approving, removing and leaving (docs/sync.md, "Trust"). Every change of the
+/// group's members is a roster statement signed by a member; the server's `sync_devices` table
+/// only carries requests to join and what devices report about themselves.
 extension SyncEngine {
     /// What `join` did.
     package enum JoinOutcome: Sendable, Equatable {
@@ -15,120 +18,206 @@ extension SyncEngine {
     }
 
     /// Joins the group in the database at `urlText`, creating it when the database has none.
-    package func join(urlText: String, deviceName: String) async throws -> JoinOutcome {
-        if try state.string(Setting.group) != nil {
+    /// An existing group is joined only when `groupFingerprint` names it (its members show it
+    /// in `sync status`): the server cannot pass off a group of its own.
+    package func join(urlText: String, deviceName: String, groupFingerprint: String? = nil) async throws -> JoinOutcome {
+        if try state.string(Setting.group) != nil, try !isLegacyState() {
             return .alreadyJoined(deviceFingerprint: try deviceFingerprint())
         }
-        return try await withConnection(to: try SyncServerURL(urlText)) { [self] connection in
-            try await join(connection, urlText: urlText, deviceName: deviceName)
+        var expected: String?
+        if let groupFingerprint {
+            guard let normalized = Fingerprint.normalized(groupFingerprint) else {
+                throw SyncError.noSuchDevice("\(groupFingerprint) is not a group fingerprint")
+            }
+            expected = normalized
+        }
+        let url = try SyncServerURL(urlText)
+        let wanted = expected
+        return try await withConnection(to: url) { [self] connection in
+            try await join(connection, urlText: urlText, deviceName: deviceName, expected: wanted)
         }
     }
 
-    private func join(_ connection: PostgresConnection, urlText: String, deviceName: String) async throws -> JoinOutcome {
-        let privateKey = Curve25519.KeyAgreement.PrivateKey()
-        let device = UUID().uuidString.lowercased()
-        let fingerprint = Fingerprint.of(publicKey: privateKey.publicKey)
-        let outcome: JoinOutcome = try await transaction(connection) {
+    private func join(_ connection: PostgresConnection, urlText: String, deviceName: String, expected: String?) async throws -> JoinOutcome {
+        let me = DeviceKeys(signing: Curve25519.Signing.PrivateKey(), agreement: Curve25519.KeyAgreement.PrivateKey())
+        let identity = me.identity
+        let name = RosterStatement.bounded(deviceName)
+        return try await transaction(connection) {
             try await connection.query("SELECT pg_advisory_xact_lock(7273616776)", logger: logger)
             var existing: String?
             for try await group in try await connection.query("SELECT group_id FROM sync_groups ORDER BY created_at LIMIT 1",
                                                              logger: logger).decode(String.self) {
                 existing = group
             }
-            let publicKey = privateKey.publicKey.rawRepresentation
             if let existing {
+                guard let expected else { throw SyncError.groupFingerprintNeeded }
+                var founding: RosterStatement?
+                for try await encoded in try await connection.query(
+                    "SELECT statement FROM sync_roster WHERE group_id = \(existing) AND seq = 1", logger: logger).decode(Data.self) {
+                    founding = try? RosterStatement(encoded: encoded)
+                }
+                // Verified as the first statement of a chain: signed by the device it founds.
+                let roster = founding.flatMap { try? Roster(groupID: existing, statements: [$0]) }
+                guard let found = roster?.groupFingerprint, found == expected else {
+                    throw SyncError.wrongGroup(expected: expected, found: roster?.groupFingerprint)
+                }
                 try await connection.query(
                     """
-                    INSERT INTO sync_devices (group_id, device_id, public_key, name, status, last_seen)
-                    VALUES (\(existing), \(device), \(publicKey), \(deviceName), 'pending', now())
+                    INSERT INTO sync_devices (group_id, device_id, public_key, signing_key, name, status, last_seen)
+                    VALUES (\(existing), \(identity.id), \(identity.agreementKey), \(identity.signingKey), \(name), 'pending', now())
                     """, logger: logger)
-                try state.transaction { () throws(KeychainStoreError) in
-                    try state.setString(Setting.group, existing)
-                    try state.setString(Setting.device, device)
-                    try state.setSecret(Setting.devicePrivateKey, privateKey.rawRepresentation)
-                    try state.setString(Setting.url, urlText)
-                }
-                return .pending(deviceFingerprint: fingerprint)
+                try saveIdentity(group: existing, keys: me, urlText: urlText, groupFingerprint: expected)
+                return .pending(deviceFingerprint: identity.fingerprint)
             }
-            // The first device: a new group, its record-id key and the first epoch's key.
+            if let expected { throw SyncError.wrongGroup(expected: expected, found: nil) }
+            // The first device: a new group, its founding statement, the first epoch's key and an empty manifest.
             let group = SymmetricKey(size: .bits128).withUnsafeBytes { $0.map { String(format: "%02x", $0) }.joined() }
-            var keys = GroupKeys(groupID: group, recordIDKey: SymmetricKey(size: .bits256))
-            keys.add(epoch: 1, key: SymmetricKey(size: .bits256))
+            let founding = try RosterStatement(groupID: group, after: nil, kind: .found, subject: identity, subjectName: name, epoch: 1,
+                                               manifestPin: 1, signedBy: me)
+            let epochKey = SymmetricKey(size: .bits256)
+            let keys = GroupKeys(groupID: group, epochKeys: [1: epochKey])
+            let manifest = Manifest(version: 1, epoch: 1, coveredRevision: 0, entries: [:])
             try await connection.query("INSERT INTO sync_groups (group_id, epoch, revision) VALUES (\(group), 1, 0)", logger: logger)
             try await connection.query(
                 """
-                INSERT INTO sync_devices (group_id, device_id, public_key, name, status, last_seen)
-                VALUES (\(group), \(device), \(publicKey), \(deviceName), 'approved', now())
+                INSERT INTO sync_devices (group_id, device_id, public_key, signing_key, name, status, last_seen)
+                VALUES (\(group), \(identity.id), \(identity.agreementKey), \(identity.signingKey), \(name), 'approved', now())
                 """, logger: logger)
-            try await insertWrapped(try keys.wrap(epoch: 1, to: privateKey.publicKey, deviceID: device), group: group, device: device,
-                                    connection)
-            let epochKey = keys.epochKeys[1]!
-            try state.transaction { () throws(KeychainStoreError) in
-                try state.setString(Setting.group, group)
-                try state.setString(Setting.device, device)
-                try state.setSecret(Setting.devicePrivateKey, privateKey.rawRepresentation)
-                try state.setSecret(Setting.recordIDKey, keys.recordIDKey.withUnsafeBytes { Data($0) })
+            try await insertStatement(founding, connection)
+            try await insertShare(try KeyShare(key: epochKey, epoch: 1, groupID: group, to: identity, by: me), connection)
+            try await writeManifest(manifest, replacing: nil, keys: keys, group: group, connection)
+            let groupFingerprint = Roster.groupFingerprint(founding: founding)
+            try saveIdentity(group: group, keys: me, urlText: urlText, groupFingerprint: groupFingerprint) { () throws(KeychainStoreError) in
+                try storeStatement(founding)
                 try state.setSecret(Setting.epochKeyPrefix + "1", epochKey.withUnsafeBytes { Data($0) })
-                try state.setString(Setting.url, urlText)
+                try state.setInteger(Setting.manifestVersion, manifest.version)
             }
-            return .createdGroup(deviceFingerprint: fingerprint, groupFingerprint: keys.fingerprint)
+            return .createdGroup(deviceFingerprint: identity.fingerprint, groupFingerprint: groupFingerprint)
         }
-        return outcome
     }
 
-    func insertWrapped(_ wrapped: WrappedKey, group: String, device: String, _ connection: PostgresConnection) async throws {
+    /// Writes a new identity into the state file, replacing whatever an older version kept there.
+    func saveIdentity(group: String, keys: DeviceKeys, urlText: String, groupFingerprint: String,
+                              more: () throws(KeychainStoreError) -> Void = {}) throws {
+        if try isLegacyState() { try state.reset() }
+        try state.transaction { () throws(KeychainStoreError) in
+            try state.setString(Setting.group, group)
+            try state.setString(Setting.device, keys.identity.id)
+            try state.setSecret(Setting.devicePrivateKey, keys.agreement.rawRepresentation)
+            try state.setSecret(Setting.deviceSigningKey, keys.signing.rawRepresentation)
+            try state.setString(Setting.groupFingerprint, groupFingerprint)
+            try state.setString(Setting.url, urlText)
+            try more()
+        }
+    }
+
+    func insertStatement(_ statement: RosterStatement, _ connection: PostgresConnection) async throws {
+        var written = 0
+        for try await _ in try await connection.query(
+            """
+            INSERT INTO sync_roster (group_id, seq, statement) VALUES (\(statement.groupID), \(statement.sequence), \(statement.encoded))
+            ON CONFLICT DO NOTHING RETURNING 1
+            """, logger: logger) { written += 1 }
+        guard written == 1 else { throw SyncError.server("another device changed the group's members at the same time; try again") }
+    }
+
+    func insertShare(_ share: KeyShare, _ connection: PostgresConnection) async throws {
         try await connection.query(
             """
-            INSERT INTO sync_group_keys (group_id, device_id, epoch, encapsulated_key, ciphertext)
-            VALUES (\(group), \(device), \(wrapped.epoch), \(wrapped.encapsulatedKey), \(wrapped.ciphertext))
+            INSERT INTO sync_key_shares (group_id, recipient, epoch, share) VALUES (\(share.groupID), \(share.recipient), \(share.epoch), \(share.encoded))
             """, logger: logger)
     }
 
-    /// A device of the group as the server lists it.
+    /// A device of the group: a member or a removed one as the verified roster names it, or a
+    /// device that asked to join (its keys from its request, its name as it gave it).
     package struct Device: Sendable, Equatable {
         package let id: String
+        /// As the device gave it: print it through ``TerminalText``.
         package let name: String
         package let fingerprint: String
+        /// `approved` (a member), `removed`, or `pending` (asked to join, not admitted).
         package let status: String
         package let lastSeen: Date?
-        let publicKey: Data
     }
 
-    func devices(_ connection: PostgresConnection) async throws -> [Device] {
-        var devices: [Device] = []
-        for try await (id, name, key, status, seen) in try await connection.query(
-            "SELECT device_id, name, public_key, status, last_seen FROM sync_devices WHERE group_id = \(try groupID()) ORDER BY name, device_id",
-            logger: logger).decode((String, String, Data, String, Date?).self) {
-            let fingerprint = (try? Curve25519.KeyAgreement.PublicKey(rawRepresentation: key)).map(Fingerprint.of(publicKey:)) ?? "invalid key"
-            devices.append(Device(id: id, name: name, fingerprint: fingerprint, status: status, lastSeen: seen, publicKey: key))
+    /// A request to join that matches `fingerprint`, computed here from the request's keys.
+    private func pendingRequest(_ connection: PostgresConnection, fingerprint: String, roster: Roster) async throws
+        -> (identity: DeviceIdentity, name: String) {
+        var matches: [(DeviceIdentity, String)] = []
+        for (id, identity, name, _, _) in try await requests(connection) where identity.fingerprint == fingerprint {
+            if roster.everAdmitted[id] != nil { continue }
+            matches.append((identity, name))
+        }
+        guard matches.count == 1 else { throw SyncError.noSuchDevice(fingerprint) }
+        return matches[0]
+    }
+
+    /// The server's device rows whose id matches their keys (any other is refused as forged).
+    private func requests(_ connection: PostgresConnection) async throws
+        -> [(id: String, identity: DeviceIdentity, name: String, status: String, lastSeen: Date?)] {
+        var rows: [(String, DeviceIdentity, String, String, Date?)] = []
+        for try await (id, agreement, signing, name, status, seen) in try await connection.query(
+            """
+            SELECT device_id, public_key, signing_key, name, status, last_seen FROM sync_devices
+            WHERE group_id = \(try groupID()) AND signing_key IS NOT NULL ORDER BY name, device_id
+            """, logger: logger).decode((String, Data, Data, String, String, Date?).self) {
+            guard let identity = try? DeviceIdentity(signingKey: signing, agreementKey: agreement), identity.id == id else { continue }
+            rows.append((id, identity, name, status, seen))
+        }
+        return rows
+    }
+
+    /// The group's devices: members and removed devices from the verified roster, then the
+    /// requests to join that no member has decided on.
+    func devices(_ connection: PostgresConnection, roster: Roster) async throws -> [Device] {
+        let rows = try await requests(connection)
+        let seen = Dictionary(rows.map { ($0.id, $0.lastSeen) }, uniquingKeysWith: { first, _ in first })
+        var devices: [Device] = roster.everAdmitted.values.sorted { $0.admittedBy < $1.admittedBy }.map { member in
+            let id = member.identity.id
+            return Device(id: id, name: member.name, fingerprint: member.identity.fingerprint,
+                          status: roster.members[id] != nil ? "approved" : "removed", lastSeen: seen[id] ?? nil)
+        }
+        for row in rows where roster.everAdmitted[row.id] == nil && row.status == "pending" {
+            devices.append(Device(id: row.id, name: row.name, fingerprint: row.identity.fingerprint, status: "pending", lastSeen: row.lastSeen))
         }
         return devices
     }
 
-    /// Finds one device by fingerprint or id among `devices`.
-    static func find(_ name: String, in devices: [Device]) throws(SyncError) -> Device {
-        let matches = devices.filter { $0.fingerprint == name || $0.id == name }
-        guard matches.count == 1 else { throw .noSuchDevice(name) }
-        return matches[0]
-    }
-
-    /// Lets a pending device in: wraps the current group key to its public key.
-    /// - Returns: the approved device (its fingerprint is what the person compared).
-    package func approve(_ name: String) async throws -> Device {
-        try await withConnection { [self] connection in
-            let keys = try await refreshKeys(connection)
+    /// Lets a pending device in: finds the request whose keys have `fingerprint` (computed here,
+    /// never taken from the server), shows it to `confirm`, and only then signs its admission
+    /// and shares the current group key with it.
+    /// - Returns: the approved device.
+    package func approve(_ fingerprint: String, confirm: @escaping @Sendable (Device) async -> Bool = { _ in true }) async throws -> Device {
+        guard let wanted = Fingerprint.normalized(fingerprint) else { throw SyncError.noSuchDevice(fingerprint) }
+        return try await withConnection { [self] connection in
+            let view = try await refresh(connection)
+            let candidate = try await pendingRequest(connection, fingerprint: wanted, roster: view.roster)
+            let device = Device(id: candidate.identity.id, name: candidate.name, fingerprint: candidate.identity.fingerprint,
+                                status: "pending", lastSeen: nil)
+            guard await confirm(device) else { throw SyncError.notConfirmed }
+            let me = try deviceKeys()
             let group = try groupID()
-            return try await transaction(connection) {
-                let epoch = try await lockGroup(connection).epoch
-                guard epoch == keys.latestEpoch else { throw SyncError.missingEpochKey(epoch) }
-                let device = try SyncEngine.find(name, in: try await devices(connection).filter { $0.status == "pending" })
-                let publicKey = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: device.publicKey)
-                try await insertWrapped(try keys.wrap(epoch: epoch, to: publicKey, deviceID: device.id), group: group,
-                                        device: device.id, connection)
+            let statement: RosterStatement = try await transaction(connection) {
+                _ = try await lockGroup(connection)
+                // The roster may have moved while the person was deciding.
+                let view = try await refresh(connection)
+                let again = try await pendingRequest(connection, fingerprint: wanted, roster: view.roster)
+                guard again.identity == candidate.identity, let key = view.keys.epochKeys[view.roster.epoch] else {
+                    throw SyncError.noSuchDevice(fingerprint)
+                }
+                let manifest = try await readManifest(connection, view)
+                let statement = try RosterStatement(groupID: group, after: view.roster.head, kind: .admit, subject: again.identity,
+                                                    subjectName: again.name, epoch: view.roster.epoch, manifestPin: manifest.version,
+                                                    signedBy: me)
+                try await insertStatement(statement, connection)
+                try await insertShare(try KeyShare(key: key, epoch: view.roster.epoch, groupID: group, to: again.identity, by: me),
+                                      connection)
                 try await connection.query(
-                    "UPDATE sync_devices SET status = 'approved' WHERE group_id = \(group) AND device_id = \(device.id)", logger: logger)
-                return device
+                    "UPDATE sync_devices SET status = 'approved' WHERE group_id = \(group) AND device_id = \(again.identity.id)", logger: logger)
+                return statement
             }
+            try state.transaction { () throws(KeychainStoreError) in try storeStatement(statement) }
+            return Device(id: device.id, name: device.name, fingerprint: device.fingerprint, status: "approved", lastSeen: nil)
         }
     }
 
@@ -143,68 +232,107 @@ extension SyncEngine {
         return result
     }
 
-    /// Removes a device and re-keys the group so that it reads nothing written afterwards.
-    package func removeDevice(_ name: String) async throws -> Device {
-        try await withConnection { [self] connection in
-            let keys = try await refreshKeys(connection)
-            let device = try SyncEngine.find(name, in: try await devices(connection).filter { $0.status != "removed" })
-            try await rekey(connection, keys: keys, removing: device.id)
-            return device
+    /// Removes a member and re-keys the group so that it reads nothing written afterwards; a
+    /// device that only asked to join has its request marked removed.
+    package func removeDevice(_ fingerprint: String) async throws -> Device {
+        guard let wanted = Fingerprint.normalized(fingerprint) else { throw SyncError.noSuchDevice(fingerprint) }
+        return try await withConnection { [self] connection in
+            let view = try await refresh(connection)
+            if let member = view.roster.members.values.first(where: { $0.identity.fingerprint == wanted }) {
+                try await rekey(connection, removing: member.identity.id)
+                return Device(id: member.identity.id, name: member.name, fingerprint: wanted, status: "removed", lastSeen: nil)
+            }
+            let request = try await pendingRequest(connection, fingerprint: wanted, roster: view.roster)
+            try await connection.query(
+                "UPDATE sync_devices SET status = 'removed' WHERE group_id = \(try groupID()) AND device_id = \(request.identity.id)",
+                logger: logger)
+            return Device(id: request.identity.id, name: request.name, fingerprint: wanted, status: "removed", lastSeen: nil)
         }
     }
 
     /// This device leaves its group: the others are re-keyed without it, and its sync state is
     /// forgotten. The keychain's items stay as they are.
     package func leave() async throws {
-        let device = try deviceID()
-        try await withConnection { [self] connection in
-            do {
-                let keys = try await refreshKeys(connection)
-                try await rekey(connection, keys: keys, removing: device)
-            } catch SyncError.pendingApproval {
-                try await connection.query(
-                    "UPDATE sync_devices SET status = 'removed' WHERE group_id = \(try groupID()) AND device_id = \(device)", logger: logger)
-            } catch SyncError.removed {}
+        if try !isLegacyState() {
+            let me = try deviceID()
+            try await withConnection { [self] connection in
+                do {
+                    _ = try await refresh(connection)
+                    try await rekey(connection, removing: me)
+                } catch SyncError.pendingApproval {
+                    try await connection.query(
+                        "UPDATE sync_devices SET status = 'removed' WHERE group_id = \(try groupID()) AND device_id = \(me)", logger: logger)
+                } catch SyncError.removed {}
+            }
         }
         try state.reset()
     }
 
-    /// A new epoch: a fresh group key wrapped to every approved device but `removed`, and every
-    /// record sealed again under it, all in one transaction with the group's row locked, so no
-    /// record written under the old key can appear afterwards.
-    func rekey(_ connection: PostgresConnection, keys: GroupKeys, removing removed: String) async throws {
-        let group = try groupID(), me = try deviceID()
-        var keys = keys
+    /// A new epoch without `removed`: a removal statement signed by this device, a fresh group
+    /// key shared with every remaining member of the verified roster (never with a device the
+    /// server lists), and every current record sealed again under the new epoch's key and id,
+    /// with a new manifest, all in one transaction with the group's row locked, so no record
+    /// written under the old key can appear afterwards.
+    func rekey(_ connection: PostgresConnection, removing removed: String) async throws {
+        let me = try deviceKeys()
+        let group = try groupID()
         let newKey = SymmetricKey(size: .bits256)
-        let newEpoch: Int64 = try await transaction(connection) {
-            let epoch = try await lockGroup(connection).epoch
-            guard epoch == keys.latestEpoch else { throw SyncError.missingEpochKey(epoch) }
+        let (statement, manifest): (RosterStatement, Manifest) = try await transaction(connection) {
+            let (epoch, revision) = try await lockGroup(connection)
+            var view = try await refresh(connection)
+            guard epoch == view.roster.epoch else { throw SyncError.untrustedServer("the group's row is in epoch \(epoch), its roster in \(view.roster.epoch)") }
+            guard let subject = view.roster.members[removed] else { throw SyncError.noSuchDevice(removed) }
+            let current = try await readManifest(connection, view)
+            guard current.coveredRevision <= revision else { throw SyncError.untrustedServer("the group's manifest is ahead of its records") }
             let next = epoch + 1
-            keys.add(epoch: next, key: newKey)
-            try await connection.query(
-                "UPDATE sync_devices SET status = 'removed' WHERE group_id = \(group) AND device_id = \(removed)", logger: logger)
-            for device in try await devices(connection) where device.status == "approved" {
-                let publicKey = try Curve25519.KeyAgreement.PublicKey(rawRepresentation: device.publicKey)
-                try await insertWrapped(try keys.wrap(epoch: next, to: publicKey, deviceID: device.id), group: group,
-                                        device: device.id, connection)
+            let statement = try RosterStatement(groupID: group, after: view.roster.head, kind: .remove, subject: subject.identity,
+                                                subjectName: subject.name, epoch: next, manifestPin: current.version + 1, signedBy: me)
+            try view.roster.append(statement)
+            view.keys.add(epoch: next, key: newKey)
+            try await insertStatement(statement, connection)
+            for member in view.roster.members.values {
+                try await insertShare(try KeyShare(key: newKey, epoch: next, groupID: group, to: member.identity, by: me), connection)
             }
-            var records: [(Data, Int64, Int64, Data)] = []
+            var records: [(recordID: Data, revision: Int64, epoch: Int64, ciphertext: Data, tombstone: Bool)] = []
             for try await row in try await connection.query(
-                "SELECT record_id, revision, epoch, ciphertext FROM sync_records WHERE group_id = \(group)", logger: logger)
-                .decode((Data, Int64, Int64, Data).self) {
+                "SELECT record_id, revision, epoch, ciphertext, tombstone FROM sync_records WHERE group_id = \(group)", logger: logger)
+                .decode((Data, Int64, Int64, Data, Bool).self) {
                 records.append(row)
             }
-            for (recordID, revision, recordEpoch, ciphertext) in records {
-                // A record that does not open (tampered with) is left as it is: no device applies it.
-                guard let plaintext = try? keys.open(ciphertext, recordID: recordID, epoch: recordEpoch, revision: revision) else { continue }
-                let sealed = try keys.seal(plaintext, recordID: recordID, epoch: next, revision: revision)
+            try await connection.query("DELETE FROM sync_records WHERE group_id = \(group)", logger: logger)
+            var entries: [Data: Int64] = [:]
+            for record in records {
+                // Only the group's current records move to the new epoch: one that is stale by
+                // the manifest, or does not open (tampered with), is dropped, and the device that
+                // holds its item pushes it again.
+                guard record.epoch == epoch, current.isCurrent(recordID: record.recordID, revision: record.revision) == true,
+                      let plaintext = try view.keys.open(record.ciphertext, recordID: record.recordID, epoch: epoch, revision: record.revision),
+                      let item = try? SyncItemCodec.decode(plaintext),
+                      try view.keys.recordID(of: item, epoch: epoch) == record.recordID
+                else { continue }
+                let recordID = try view.keys.recordID(of: item, epoch: next)
+                let sealed = try view.keys.seal(plaintext, recordID: recordID, epoch: next, revision: record.revision)
                 try await connection.query(
-                    "UPDATE sync_records SET epoch = \(next), ciphertext = \(sealed) WHERE group_id = \(group) AND record_id = \(recordID)",
-                    logger: logger)
+                    """
+                    INSERT INTO sync_records (group_id, record_id, revision, epoch, ciphertext, tombstone)
+                    VALUES (\(group), \(recordID), \(record.revision), \(next), \(sealed), \(record.tombstone))
+                    """, logger: logger)
+                entries[recordID] = record.revision
             }
+            let manifest = Manifest(version: current.version + 1, epoch: next, coveredRevision: revision, entries: entries)
+            try await writeManifest(manifest, replacing: current.version, keys: view.keys, group: group, connection)
             try await connection.query("UPDATE sync_groups SET epoch = \(next) WHERE group_id = \(group)", logger: logger)
-            return next
+            try await connection.query(
+                "UPDATE sync_devices SET status = 'removed' WHERE group_id = \(group) AND device_id = \(removed)", logger: logger)
+            return (statement, manifest)
         }
-        if removed != me { try storeKey(epoch: newEpoch, key: newKey) }
+        try state.transaction { () throws(KeychainStoreError) in try storeStatement(statement) }
+        if removed != me.identity.id {
+            try storeKey(epoch: statement.epoch, key: newKey)
+            try adoptManifest(manifest)
+            var keys = try heldKeys() ?? GroupKeys(groupID: group)
+            keys.add(epoch: statement.epoch, key: newKey)
+            try renameRecordStates(from: statement.epoch - 1, to: statement.epoch, keys: keys)
+        }
     }
 }

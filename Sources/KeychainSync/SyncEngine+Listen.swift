@@ -53,7 +53,7 @@ extension SyncEngine {
                 if try await !session(wakeups, timing: timing, delay: &delay, onEvent: onEvent) { return }
             } catch let error as SyncError {
                 switch error {
-                case .notJoined, .removed, .newerServerSchema, .badURL: throw error
+                case .notJoined, .removed, .newerServerSchema, .badURL, .rosterReestablished, .wrongGroup: throw error
                 default: break
                 }
                 if await !onEvent(.disconnected(reason: error.description, retryIn: delay)) { return }
@@ -101,13 +101,13 @@ extension SyncEngine {
     /// The rounds of one connection: a full one first, then one per batch of wake-ups.
     private func serve(_ connection: PostgresConnection, _ wakeups: SyncWakeups, timing: ListenTiming, delay: inout Double,
                        onEvent: @Sendable (ListenEvent) async -> Bool) async throws -> Bool {
-        var keys = try await bounded(connection) { try await refreshKeys(connection) }
+        var view = try await bounded(connection) { try await refresh(connection) }
         // Taken before a push's comparison starts, so that a commit during it moves it again.
         var seenVersion = try keychain.changeStamp().otherConnections
         var first = RoundReport()
         try await bounded(connection) {
-            try await pull(connection, keys: &keys, report: &first)
-            try await pushMerging(connection, keys: &keys, report: &first)
+            try await pull(connection, view: &view, report: &first)
+            try await pushMerging(connection, view: &view, report: &first)
         }
         try recordRound(first)
         delay = timing.firstRetry  // connected: the next failure starts the backoff afresh
@@ -123,15 +123,15 @@ extension SyncEngine {
                 mustPush = version != seenVersion
             }
             try await bounded(connection) {
-                if wake.contains(.tick) { keys = try await refreshKeys(connection) }
+                if wake.contains(.tick) { view = try await refresh(connection) }
                 if wake.contains(.remote) {
-                    try await pull(connection, keys: &keys, report: &report)
+                    try await pull(connection, view: &view, report: &report)
                     // A record that lost to the local item, or was refused, is overwritten by a push.
                     mustPush = mustPush || report.keptLocal > 0 || report.rejected > 0
                 }
                 if mustPush {
                     seenVersion = try keychain.changeStamp().otherConnections
-                    try await pushMerging(connection, keys: &keys, report: &report)
+                    try await pushMerging(connection, view: &view, report: &report)
                 }
             }
             if wake.contains(.remote) || mustPush {
@@ -143,11 +143,11 @@ extension SyncEngine {
 
     /// Pushes; a push refused because another device wrote first is followed by a pull (whose
     /// merge decides) and another push, a few times at most, as a round does.
-    func pushMerging(_ connection: PostgresConnection, keys: inout GroupKeys, report: inout RoundReport) async throws {
+    func pushMerging(_ connection: PostgresConnection, view: inout GroupView, report: inout RoundReport) async throws {
         for attempt in 0..<5 {
-            if attempt > 0 { try await pull(connection, keys: &keys, report: &report) }
+            if attempt > 0 { try await pull(connection, view: &view, report: &report) }
             let before = report.conflicts
-            try await push(connection, keys: &keys, report: &report)
+            try await push(connection, view: &view, report: &report)
             if report.conflicts == before { return }
         }
     }

@@ -24,13 +24,23 @@ package actor SyncEngine {
         static let url = "url"
         static let group = "group"
         static let device = "device"
+        /// The X25519 key group keys are shared to.
         static let devicePrivateKey = "device.private-key"
-        static let recordIDKey = "key.record-id"
+        /// The Ed25519 key this device signs roster statements and key shares with.
+        static let deviceSigningKey = "device.signing-key"
+        /// The fingerprint of the group this device founded or was told to join (`join --group`).
+        static let groupFingerprint = "group.fingerprint"
+        /// Each verified roster statement, by its sequence number (sealed, as every secret here).
+        static let rosterPrefix = "roster."
         static let epochKeyPrefix = "key.epoch."
+        /// The highest manifest version this device verified.
+        static let manifestVersion = "manifest.version"
         static let cursor = "cursor"
         static let lastSync = "last-sync"
         static let rejected = "count.rejected"
         static let replayed = "count.replayed"
+        /// Written only by versions before the roster: its presence marks a state to upgrade.
+        static let legacyRecordIDKey = "key.record-id"
     }
 
     /// An engine for the keychain at `keychainURL`, whose state lives in the file beside it.
@@ -126,20 +136,27 @@ package actor SyncEngine {
         return device
     }
 
-    func devicePrivateKey() throws -> Curve25519.KeyAgreement.PrivateKey {
-        guard let raw = try state.secret(Setting.devicePrivateKey) else { throw SyncError.notJoined }
-        return try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: raw)
+    /// This device's private keys; throws for a state written before the roster existed.
+    func deviceKeys() throws -> DeviceKeys {
+        guard let agreement = try state.secret(Setting.devicePrivateKey) else { throw SyncError.notJoined }
+        guard let signing = try state.secret(Setting.deviceSigningKey) else { throw SyncError.rosterReestablished(groupFingerprint: nil) }
+        return DeviceKeys(signing: try Curve25519.Signing.PrivateKey(rawRepresentation: signing),
+                          agreement: try Curve25519.KeyAgreement.PrivateKey(rawRepresentation: agreement))
+    }
+
+    /// Whether this keychain's sync state was written by a version before the roster.
+    func isLegacyState() throws -> Bool {
+        try state.string(Setting.group) != nil && state.secret(Setting.deviceSigningKey) == nil
     }
 
     /// The group keys this device holds, or nil before its approval.
     func heldKeys() throws -> GroupKeys? {
-        guard let recordIDKey = try state.secret(Setting.recordIDKey) else { return nil }
-        var keys = GroupKeys(groupID: try groupID(), recordIDKey: SymmetricKey(data: recordIDKey))
+        var keys = GroupKeys(groupID: try groupID())
         for name in try state.names(withPrefix: Setting.epochKeyPrefix) {
             guard let epoch = Int64(name.dropFirst(Setting.epochKeyPrefix.count)), let key = try state.secret(name) else { continue }
             keys.add(epoch: epoch, key: SymmetricKey(data: key))
         }
-        return keys
+        return keys.latestEpoch == nil ? nil : keys
     }
 
     func storeKey(epoch: Int64, key: SymmetricKey) throws {
@@ -148,50 +165,98 @@ package actor SyncEngine {
 
     /// This device's own fingerprint, which `approve` is given on another device.
     package func deviceFingerprint() throws -> String {
-        Fingerprint.of(publicKey: try devicePrivateKey().publicKey)
+        try deviceKeys().identity.fingerprint
     }
 
-    /// Asks the server for this device's standing and any group keys wrapped to it since the
-    /// last time; returns the keys it now holds.
-    func refreshKeys(_ connection: PostgresConnection) async throws -> GroupKeys {
-        let group = try groupID(), device = try deviceID()
-        var status: String?
-        for try await value in try await connection.query(
-            "SELECT status FROM sync_devices WHERE group_id = \(group) AND device_id = \(device)", logger: logger).decode(String.self) {
-            status = value
+    /// The roster this device verified and keeps in its state file.
+    func localRoster() throws -> Roster {
+        var roster = Roster(groupID: try groupID())
+        for name in try state.names(withPrefix: Setting.rosterPrefix) {
+            guard let encoded = try state.secret(name) else { continue }
+            try roster.append(try RosterStatement(encoded: encoded))
         }
-        switch status {
-        case "approved": break
-        case "pending": throw SyncError.pendingApproval(fingerprint: try deviceFingerprint())
-        default: throw SyncError.removed
+        return roster
+    }
+
+    /// What one connection's work knows of the group: the verified roster and the keys held.
+    struct GroupView: Sendable {
+        var roster: Roster
+        var keys: GroupKeys
+    }
+
+    /// Brings this device's view of the group up to date from the server, believing only what
+    /// members signed: new roster statements are verified against the chain this device holds
+    /// (or, before its approval, against the group fingerprint it was given), and key shares
+    /// are accepted only from the member the roster says decided on them. Records under a new
+    /// epoch have new ids, to which the agreed record states are carried over.
+    func refresh(_ connection: PostgresConnection) async throws -> GroupView {
+        if try isLegacyState() { return try await upgradeLegacyState(connection) }
+        let group = try groupID()
+        let me = try deviceKeys()
+        let myID = me.identity.id
+        var roster = try localRoster()
+        var fetched: [RosterStatement] = []
+        for try await encoded in try await connection.query(
+            "SELECT statement FROM sync_roster WHERE group_id = \(group) AND seq > \(roster.head?.sequence ?? 0) ORDER BY seq",
+            logger: logger).decode(Data.self) {
+            let statement = try RosterStatement(encoded: encoded)
+            try roster.append(statement)
+            fetched.append(statement)
         }
-        var keys = try heldKeys()
-        let after = keys?.latestEpoch ?? 0
-        var wrapped: [WrappedKey] = []
-        for try await (epoch, encapsulated, ciphertext) in try await connection.query(
+        if let expected = try state.string(Setting.groupFingerprint), let found = roster.groupFingerprint, found != expected {
+            throw SyncError.wrongGroup(expected: expected, found: found)
+        }
+        try state.transaction { () throws(KeychainStoreError) in
+            for statement in fetched { try storeStatement(statement) }
+        }
+        guard roster.members[myID] != nil else {
+            if roster.removed.contains(myID) { throw SyncError.removed }
+            throw SyncError.pendingApproval(fingerprint: me.identity.fingerprint)
+        }
+        var keys = try heldKeys() ?? GroupKeys(groupID: group)
+        let previousLatest = keys.latestEpoch
+        var shares: [KeyShare] = []
+        for try await encoded in try await connection.query(
             """
-            SELECT epoch, encapsulated_key, ciphertext FROM sync_group_keys
-            WHERE group_id = \(group) AND device_id = \(device) AND epoch > \(after) ORDER BY epoch
-            """, logger: logger).decode((Int64, Data, Data).self) {
-            wrapped.append(WrappedKey(epoch: epoch, encapsulatedKey: encapsulated, ciphertext: ciphertext))
+            SELECT share FROM sync_key_shares WHERE group_id = \(group) AND recipient = \(myID) AND epoch > \(previousLatest ?? 0)
+            AND epoch <= \(roster.epoch) ORDER BY epoch
+            """, logger: logger).decode(Data.self) {
+            shares.append(try KeyShare(encoded: encoded))
         }
-        let privateKey = try devicePrivateKey()
-        for key in wrapped {
-            let (recordIDKey, epochKey) = try GroupKeys.unwrap(key, groupID: group, deviceID: device, privateKey: privateKey)
-            if let held = keys {
-                // The record-id key is fixed for a group's life: a different one means someone
-                // other than a member wrapped this key.
-                guard held.recordIDKey == recordIDKey else { throw SyncError.crypto("a wrapped group key does not belong to this group") }
-            } else {
-                try state.setSecret(Setting.recordIDKey, recordIDKey.withUnsafeBytes { Data($0) })
-                keys = GroupKeys(groupID: group, recordIDKey: recordIDKey)
+        for share in shares {
+            guard roster.mayShare(epoch: share.epoch, from: share.author, to: myID), let author = roster.everAdmitted[share.author] else {
+                throw SyncError.untrustedServer("a key share for epoch \(share.epoch) comes from a device no member statement names for it")
             }
-            keys?.add(epoch: key.epoch, key: epochKey)
-            try storeKey(epoch: key.epoch, key: epochKey)
+            let key = try share.open(groupID: group, me: me, authorIdentity: author.identity)
+            keys.add(epoch: share.epoch, key: key)
+            try storeKey(epoch: share.epoch, key: key)
         }
-        guard let keys else { throw SyncError.server("this device is approved but holds no group key") }
-        try await connection.query("UPDATE sync_devices SET last_seen = now() WHERE group_id = \(group) AND device_id = \(device)",
+        guard keys.latestEpoch == roster.epoch else {
+            throw SyncError.untrustedServer("the group is in epoch \(roster.epoch), and its key has not reached this device")
+        }
+        if let previousLatest, previousLatest < roster.epoch {
+            try renameRecordStates(from: previousLatest, to: roster.epoch, keys: keys)
+        }
+        try await connection.query("UPDATE sync_devices SET last_seen = now() WHERE group_id = \(group) AND device_id = \(myID)",
                                    logger: logger)
-        return keys
+        return GroupView(roster: roster, keys: keys)
+    }
+
+    /// Record ids change with the epoch while revisions stay (a re-key seals every record again
+    /// under its new id, at its old revision): carries each local item's agreed state over to
+    /// its new id, so that a re-key costs no device a full comparison or a second push of its
+    /// deletes. States of records with no local item are dropped; the next pull sets them again.
+    func renameRecordStates(from old: Int64, to new: Int64, keys: GroupKeys) throws {
+        let known = try state.recordStates()
+        var renamed: [Data: SyncStateFile.RecordState] = [:]
+        for item in try keychain.synchronizableItems(includeSecrets: false) {
+            if let agreed = known[try keys.recordID(of: item, epoch: old)] { renamed[try keys.recordID(of: item, epoch: new)] = agreed }
+        }
+        try state.replaceRecordStates(renamed)
+    }
+
+    /// Keeps a verified statement in the state file.
+    func storeStatement(_ statement: RosterStatement) throws(KeychainStoreError) {
+        try state.setSecret(Setting.rosterPrefix + String(format: "%012lld", statement.sequence), statement.encoded)
     }
 }

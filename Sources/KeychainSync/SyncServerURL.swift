@@ -5,12 +5,13 @@ import PostgresNIO
 /// socket folder as `postgresql://USER@/DATABASE?host=/run/postgresql` (libpq's forms).
 /// `PGPASSWORD` supplies a password the URL leaves out.
 ///
-/// TLS follows libpq's `sslmode` parameter (``TLSMode``): over TCP the default is `prefer`
-/// (encrypt when the server offers it, without checking its certificate); `verify-full` checks
-/// the certificate against the system's roots, or against the CA certificates in the PEM file
-/// named by `sslrootcert=PATH`, and the host name against the certificate. Unix sockets never
-/// use TLS. The records are sealed either way; TLS hides the traffic's shape and the
-/// credentials, and `verify-full` keeps a man in the middle from posing as the server.
+/// TLS follows libpq's `sslmode` parameter (``TLSMode``), with a safer default than libpq's: a
+/// server on another machine is reached with `verify-full` unless the URL names a weaker mode
+/// (the certificate must chain to the system's roots, or to the CA certificates in the PEM file
+/// named by `sslrootcert=PATH`, and name the host); a server on this machine's loopback
+/// addresses with `prefer`, as libpq does. Unix sockets never use TLS. The records are sealed
+/// either way; TLS hides the traffic's shape and the database credentials, and `verify-full`
+/// keeps a machine in the middle from posing as the server.
 struct SyncServerURL: Sendable, Equatable {
     var user: String
     var password: String?
@@ -62,7 +63,32 @@ struct SyncServerURL: Sendable, Equatable {
             }
             tlsMode = mode
         } else {
-            tlsMode = .prefer
+            tlsMode = SyncServerURL.defaultTLSMode(host: host ?? "")
+        }
+    }
+
+    /// `verify-full` for a server on another machine, `prefer` for one on this machine's loopback.
+    static func defaultTLSMode(host: String) -> TLSMode {
+        isLoopback(host) ? .prefer : .verifyFull
+    }
+
+    static func isLoopback(_ host: String) -> Bool {
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        if bare.lowercased() == "localhost" || bare == "::1" { return true }
+        let octets = bare.split(separator: ".", omittingEmptySubsequences: false)
+        return octets.count == 4 && octets[0] == "127" && octets.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// How the connection is protected, for `sync status`.
+    var transportDescription: String {
+        guard let tlsMode else { return "Unix socket \(socketFolder ?? "")" }
+        switch tlsMode {
+        case .disable: return "sslmode=disable: no TLS"
+        case .prefer: return "sslmode=prefer: TLS if the server offers it, certificate not checked"
+        case .require: return rootCertificatePath == nil ? "sslmode=require: TLS, certificate not checked"
+                                                         : "sslmode=require: TLS, certificate checked against sslrootcert"
+        case .verifyCA: return "sslmode=verify-ca: TLS, certificate checked, host name not checked"
+        case .verifyFull: return "sslmode=verify-full: TLS, certificate and host name checked"
         }
     }
 
@@ -73,7 +99,7 @@ struct SyncServerURL: Sendable, Equatable {
         text += "/\(database)"
         var parameters: [String] = []
         if let socketFolder { parameters.append("host=\(socketFolder)") }
-        if let tlsMode, tlsMode != .prefer { parameters.append("sslmode=\(tlsMode.rawValue)") }
+        if let tlsMode { parameters.append("sslmode=\(tlsMode.rawValue)") }
         if let rootCertificatePath { parameters.append("sslrootcert=\(rootCertificatePath)") }
         if !parameters.isEmpty { text += "?" + parameters.joined(separator: "&") }
         return text

@@ -44,9 +44,14 @@ func reporting(bounded: Bool = true, _ body: () async throws -> Void) async thro
     } catch let error as ExitCode {
         throw error
     } catch {
-        FileHandle.standardError.write(Data("keychain-sync: \(error)\n".utf8))
+        printError(error)
         throw ExitCode.failure
     }
+}
+
+/// One line on standard error; an error may carry the server's own words, so it is made safe first.
+func printError(_ error: any Error) {
+    FileHandle.standardError.write(Data("keychain-sync: \(TerminalText.safeLines(String(describing: error)))\n".utf8))
 }
 
 struct Join: AsyncParsableCommand {
@@ -55,15 +60,18 @@ struct Join: AsyncParsableCommand {
     @OptionGroup var choice: KeychainChoice
     @Option(help: "A name for this device, shown to the other devices (default: the host name).")
     var name: String?
+    @Option(help: "The fingerprint of the group to join, as 'keychainctl sync status' shows it on one of its devices (needed when the database holds a group).")
+    var group: String?
     @Argument(help: "postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE[?sslmode=MODE&sslrootcert=CA.pem], or postgresql://USER@/DATABASE?host=/socket/folder")
     var url: String
 
     func run() async throws {
         try await reporting {
             let engine = try choice.engine()
-            switch try await engine.join(urlText: url, deviceName: name ?? ProcessInfo.processInfo.hostName) {
+            switch try await engine.join(urlText: url, deviceName: name ?? ProcessInfo.processInfo.hostName, groupFingerprint: group) {
             case .createdGroup(let device, let group):
-                print("created a new sync group; this device is \(device), the group's key fingerprint is \(group)")
+                print("created a new sync group; this device is \(device), the group's fingerprint is \(group)")
+                print("another device joins it with: keychainctl sync join URL --group \(group)")
             case .pending(let device):
                 print("asked to join; this device's fingerprint is \(device)")
                 print("on a device of the group, check the fingerprint and run: keychainctl sync approve \(device)")
@@ -75,15 +83,26 @@ struct Join: AsyncParsableCommand {
 }
 
 struct Approve: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Let a pending device in, by the fingerprint it showed.")
+    static let configuration = CommandConfiguration(
+        abstract: "Let a pending device in, by the fingerprint it showed.",
+        discussion: "Shows the device it is about to admit first and, at a terminal, asks before admitting it.")
     @OptionGroup var choice: KeychainChoice
-    @Argument(help: "The pending device's fingerprint (or id).")
+    @Argument(help: "The pending device's fingerprint, as its 'join' printed it.")
     var device: String
+    @Flag(name: .shortAndLong, help: "Do not ask before admitting it (scripts).")
+    var yes = false
 
     func run() async throws {
-        try await reporting {
-            let approved = try await choice.engine().approve(device)
-            print("approved \(approved.name) (\(approved.fingerprint))")
+        let ask = !yes && isatty(STDIN_FILENO) == 1
+        try await reporting(bounded: !ask) {
+            let approved = try await choice.engine().approve(device) { candidate in
+                print("admitting \"\(TerminalText.safe(candidate.name))\" with fingerprint \(candidate.fingerprint)")
+                guard ask else { return true }
+                print("admit this device? [y/N] ", terminator: "")
+                fflush(nil)
+                return readLine()?.lowercased().hasPrefix("y") == true
+            }
+            print("approved \"\(TerminalText.safe(approved.name))\" (\(approved.fingerprint))")
         }
     }
 }
@@ -142,18 +161,18 @@ struct Watch: AsyncParsableCommand {
                     fflush(nil)
                     return await counter.next(limit: limit)
                 case .disconnected(let reason, let retryIn):
-                    FileHandle.standardError.write(Data("keychain-sync: \(reason); trying again in \(String(format: "%.1f", retryIn)) s\n".utf8))
+                    FileHandle.standardError.write(Data("keychain-sync: \(TerminalText.safeLines(reason)); trying again in \(String(format: "%.1f", retryIn)) s\n".utf8))
                     return true
                 }
             }
         } catch let error as SyncError {
-            FileHandle.standardError.write(Data("keychain-sync: \(error)\n".utf8))
+            printError(error)
             switch error {
-            case .notJoined, .removed: throw ExitCode(Watch.nothingToDoStatus)
+            case .notJoined, .removed, .rosterReestablished, .wrongGroup: throw ExitCode(Watch.nothingToDoStatus)
             default: throw ExitCode.failure
             }
         } catch {
-            FileHandle.standardError.write(Data("keychain-sync: \(error)\n".utf8))
+            printError(error)
             throw ExitCode.failure
         }
     }
@@ -175,18 +194,18 @@ struct Status: AsyncParsableCommand {
     func run() async throws {
         try await reporting {
             let status = try await choice.engine().status()
-            print("server: \(status.url)")
+            print("server: \(TerminalText.safe(status.url, limit: 512)) (\(status.transport))")
             print("this device: \(status.deviceFingerprint)")
-            print("group key: \(status.groupFingerprint ?? "not held yet (waiting for approval)")"
-                  + (status.epoch.map { ", epoch \($0)" } ?? ""))
+            print("group: \(status.groupFingerprint ?? "unknown")" + (status.epoch.map { ", epoch \($0)" } ?? ", no group key yet (waiting for approval)"))
+            print("roster: \(status.rosterFingerprint ?? "not verified yet") (the same on every device that holds the same list of members)")
             print("last sync: \(status.lastSync ?? "never")")
             print("pending changes: \(status.pendingChanges.map(String.init) ?? "unknown")")
             print("rejected records: \(status.rejectedRecords), replayed records ignored: \(status.replayedRecords)")
-            if let problem = status.serverProblem { print("server unreachable: \(problem)") }
+            if let problem = status.serverProblem { print("server unreachable or not believed: \(TerminalText.safeLines(problem))") }
             for device in status.devices {
                 let seen = device.lastSeen.map { ISO8601DateFormatter().string(from: $0) } ?? "never"
                 let me = device.fingerprint == status.deviceFingerprint ? " (this device)" : ""
-                print("device \(device.fingerprint) \(device.status) \"\(device.name)\" last seen \(seen)\(me)")
+                print("device \(device.fingerprint) \(device.status) \"\(TerminalText.safe(device.name))\" last seen \(seen)\(me)")
             }
         }
     }
@@ -196,13 +215,13 @@ struct RemoveDevice: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remove-device", abstract: "Remove a device and re-key the group, so it reads nothing written afterwards.")
     @OptionGroup var choice: KeychainChoice
-    @Argument(help: "The device's fingerprint (or id).")
+    @Argument(help: "The device's fingerprint.")
     var device: String
 
     func run() async throws {
         try await reporting {
             let removed = try await choice.engine().removeDevice(device)
-            print("removed \(removed.name) (\(removed.fingerprint)); the group has a new key")
+            print("removed \"\(TerminalText.safe(removed.name))\" (\(removed.fingerprint)); the group has a new key")
         }
     }
 }

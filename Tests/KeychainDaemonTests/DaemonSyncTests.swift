@@ -81,12 +81,17 @@ struct DaemonSyncTests {
         let chosenB = keychains.map { ["--keychain", $0.b.url.path] } ?? []
         let created = try a.sync(["join"] + chosenA + [server.url, "--name", "a"])
         try #require(created.status == 0 && created.stdout.contains("created a new sync group"), "\(created)")
-        let pending = try b.sync(["join"] + chosenB + [server.url, "--name", "b"])
+        let group = try #require(fingerprints(in: created.stdout).last, "\(created)")
+        let pending = try b.sync(["join"] + chosenB + [server.url, "--name", "b", "--group", group])
         try #require(pending.status == 0, "\(pending)")
-        let fingerprint = try #require(pending.stdout.split(whereSeparator: { " \n,".contains($0) })
-            .first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 }.map(String.init), "\(pending)")
+        let fingerprint = try #require(fingerprints(in: pending.stdout).first, "\(pending)")
         let approved = try a.sync(["approve"] + chosenA + [fingerprint])
         try #require(approved.status == 0, "\(approved)")
+    }
+
+    /// The fingerprints `keychain-sync join` printed: the device's first, the group's last.
+    static func fingerprints(in output: String) -> [String] {
+        output.split(whereSeparator: { " \n,".contains($0) }).filter { $0.count == 24 && $0.filter { $0 == "-" }.count == 4 }.map(String.init)
     }
 
     /// Whether process `pid` is gone within ten seconds.

@@ -16,10 +16,15 @@ struct SyncConvergenceTests {
         try a.add("shared", "s3cret")
         try a.add("local", "stays here", synchronizable: false)
         try a.add("device-only", "stays too", accessible: "cku")
-        #expect(try a.cli(["join", server.url]).status == 0)
+        let created = try a.cli(["join", server.url])
+        #expect(created.status == 0)
+        let group = try #require(SyncDevice.groupFingerprint(in: created.output), "\(created.output)")
         try a.syncNow()
 
-        let joined = try b.cli(["join", server.url, "--name", "laptop"])
+        // Without the group's fingerprint a device does not join a group the database holds.
+        let blind = try b.cli(["join", server.url, "--name", "laptop"])
+        #expect(blind.status != 0 && blind.output.contains("--group"), "\(blind.output)")
+        let joined = try b.cli(["join", server.url, "--name", "laptop", "--group", group])
         #expect(joined.status == 0)
         let fingerprint = try #require(SyncDevice.fingerprint(in: joined.output))
         let early = try b.cli(["now"])
@@ -37,8 +42,10 @@ struct SyncConvergenceTests {
 
         // Both show the same group fingerprint, and each lists the other.
         let statusA = try a.cli(["status"]).output, statusB = try b.cli(["status"]).output
-        let groupLine = { (text: String) in text.split(separator: "\n").first { $0.hasPrefix("group key:") } }
-        #expect(groupLine(statusA) != nil && groupLine(statusA) == groupLine(statusB))
+        let line = { (prefix: String, text: String) in text.split(separator: "\n").first { $0.hasPrefix(prefix) } }
+        #expect(line("group:", statusA) != nil && line("group:", statusA) == line("group:", statusB))
+        #expect(line("group:", statusA)?.contains(group) == true)
+        #expect(line("roster:", statusA) != nil && line("roster:", statusA) == line("roster:", statusB))
         #expect(statusA.contains(fingerprint) && statusA.contains("approved"))
         #expect(statusB.contains("pending changes: 0"))
     }

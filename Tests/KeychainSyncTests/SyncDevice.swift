@@ -69,10 +69,21 @@ final class SyncDevice: Sendable {
         return result.output
     }
 
-    /// The fingerprint `join` printed.
-    static func fingerprint(in output: String) -> String? {
-        output.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," })
-            .first { $0.count == 14 && $0.filter { $0 == "-" }.count == 2 }.map(String.init)
+    /// The first fingerprint in `output` (the device's, in what `join` prints), or the first
+    /// one after `phrase`.
+    static func fingerprint(in output: String, after phrase: String? = nil) -> String? {
+        var text = Substring(output)
+        if let phrase {
+            guard let range = output.range(of: phrase) else { return nil }
+            text = output[range.upperBound...]
+        }
+        return text.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "," || $0 == ")" || $0 == "(" })
+            .first { $0.count == 24 && $0.filter { $0 == "-" }.count == 4 }.map(String.init)
+    }
+
+    /// The group fingerprint a founding `join` printed.
+    static func groupFingerprint(in output: String) -> String? {
+        fingerprint(in: output, after: "the group's fingerprint is")
     }
 
     // MARK: Items

@@ -220,6 +220,7 @@ struct SyncFaultTests {
         #expect(try group[2].secret("after") == nil)
         // Even reading the database directly with every key it kept opens nothing new.
         let keys = try #require(try await group[2].engine().heldKeys())
+        #expect(try group.server.sql("SELECT count(*) FROM sync_key_shares WHERE epoch > \(keys.latestEpoch!) AND recipient = '\(try await group[2].engine().deviceID())'") == "0")
         let rows = try group.server.sql("SELECT encode(record_id, 'hex') || '|' || revision || '|' || epoch || '|' || encode(ciphertext, 'hex') FROM sync_records")
         for row in rows.split(separator: "\n") {
             let parts = row.split(separator: "|").map(String.init)

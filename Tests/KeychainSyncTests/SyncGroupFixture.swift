@@ -7,6 +7,8 @@ import Testing
 final class SyncGroupFixture: Sendable {
     let server: PostgresServer
     let devices: [SyncDevice]
+    /// What the first device printed, and every other was given to join.
+    let groupFingerprint: String
 
     init(devices count: Int) throws {
         server = try PostgresServer()
@@ -14,8 +16,9 @@ final class SyncGroupFixture: Sendable {
         let first = try devices[0].cli(["join", server.url, "--name", devices[0].name])
         try #require(first.status == 0, "join failed: \(first.output)")
         try #require(first.output.contains("created a new sync group"))
+        groupFingerprint = try #require(SyncDevice.groupFingerprint(in: first.output), "\(first.output)")
         for device in devices.dropFirst() {
-            let joined = try device.cli(["join", server.url, "--name", device.name])
+            let joined = try device.cli(["join", server.url, "--name", device.name, "--group", groupFingerprint])
             try #require(joined.status == 0, "join failed: \(joined.output)")
             let fingerprint = try #require(SyncDevice.fingerprint(in: joined.output), "no fingerprint in: \(joined.output)")
             let approved = try devices[0].cli(["approve", fingerprint])

@@ -41,47 +41,94 @@ struct SyncRecordTests {
         #expect(throws: KeychainStoreError.self) { try SyncItemCodec.decode(badClass) }
     }
 
-    @Test("Record ids name the primary key: equal for equal keys, different otherwise, keyed by the group")
-    func recordIDs() {
-        let keys = GroupKeys(groupID: "g", recordIDKey: SymmetricKey(size: .bits256))
-        let other = GroupKeys(groupID: "g", recordIDKey: SymmetricKey(size: .bits256))
+    @Test("Record ids name the primary key: equal for equal keys, different otherwise, keyed by the group's epoch")
+    func recordIDs() throws {
+        let keys = GroupKeys(groupID: "g", epochKeys: [1: SymmetricKey(size: .bits256), 2: SymmetricKey(size: .bits256)])
+        let other = GroupKeys(groupID: "g", epochKeys: [1: SymmetricKey(size: .bits256)])
         var edited = SyncRecordTests.item("one")
         edited.secret = Data("two".utf8)
         edited.attributes[AttributeName.modificationDate] = .date(1)
-        #expect(keys.recordID(of: SyncRecordTests.item("one")) == keys.recordID(of: edited))
-        #expect(keys.recordID(of: SyncRecordTests.item("one")) != keys.recordID(of: SyncRecordTests.item("one", account: "b")))
-        #expect(keys.recordID(of: SyncRecordTests.item("one")) != other.recordID(of: SyncRecordTests.item("one")))
+        let one = SyncRecordTests.item("one")
+        #expect(try keys.recordID(of: one, epoch: 1) == keys.recordID(of: edited, epoch: 1))
+        #expect(try keys.recordID(of: one, epoch: 1) != keys.recordID(of: SyncRecordTests.item("one", account: "b"), epoch: 1))
+        #expect(try keys.recordID(of: one, epoch: 1) != other.recordID(of: one, epoch: 1))
+        // A new epoch renames every record: a removed device cannot follow which ones change.
+        #expect(try keys.recordID(of: one, epoch: 1) != keys.recordID(of: one, epoch: 2))
+        #expect(try keys.recordID(of: one) == keys.recordID(of: one, epoch: 2))
     }
 
     @Test("A sealed record opens only under its own group, id, epoch and revision")
     func sealBinding() throws {
-        var keys = GroupKeys(groupID: "g", recordIDKey: SymmetricKey(size: .bits256))
-        keys.add(epoch: 1, key: SymmetricKey(size: .bits256))
-        keys.add(epoch: 2, key: SymmetricKey(size: .bits256))
+        let keys = GroupKeys(groupID: "g", epochKeys: [1: SymmetricKey(size: .bits256), 2: SymmetricKey(size: .bits256)])
         let id = Data(repeating: 1, count: 32)
         let sealed = try keys.seal(Data("plain".utf8), recordID: id, epoch: 1, revision: 5)
         #expect(try keys.open(sealed, recordID: id, epoch: 1, revision: 5) == Data("plain".utf8))
         #expect(try keys.open(sealed, recordID: Data(repeating: 2, count: 32), epoch: 1, revision: 5) == nil)
         #expect(try keys.open(sealed, recordID: id, epoch: 1, revision: 6) == nil)
         #expect(try keys.open(sealed, recordID: id, epoch: 2, revision: 5) == nil)
-        let otherGroup = GroupKeys(groupID: "h", recordIDKey: keys.recordIDKey, epochKeys: keys.epochKeys)
+        let otherGroup = GroupKeys(groupID: "h", epochKeys: keys.epochKeys)
         #expect(try otherGroup.open(sealed, recordID: id, epoch: 1, revision: 5) == nil)
         #expect(try keys.open(Data([1, 2, 3]), recordID: id, epoch: 1, revision: 5) == nil)
         #expect(throws: SyncError.self) { try keys.open(sealed, recordID: id, epoch: 3, revision: 5) }
     }
 
-    @Test("A group key wrapped to one device opens only with that device's key and id")
-    func wrapping() throws {
-        var keys = GroupKeys(groupID: "g", recordIDKey: SymmetricKey(size: .bits256))
-        keys.add(epoch: 1, key: SymmetricKey(size: .bits256))
-        let device = Curve25519.KeyAgreement.PrivateKey(), stranger = Curve25519.KeyAgreement.PrivateKey()
-        let wrapped = try keys.wrap(epoch: 1, to: device.publicKey, deviceID: "d1")
-        let opened = try GroupKeys.unwrap(wrapped, groupID: "g", deviceID: "d1", privateKey: device)
-        #expect(opened.recordIDKey == keys.recordIDKey)
-        #expect(opened.epochKey == keys.epochKeys[1])
-        #expect(throws: SyncError.self) { try GroupKeys.unwrap(wrapped, groupID: "g", deviceID: "d1", privateKey: stranger) }
-        #expect(throws: SyncError.self) { try GroupKeys.unwrap(wrapped, groupID: "g", deviceID: "d2", privateKey: device) }
-        #expect(throws: SyncError.self) { try GroupKeys.unwrap(wrapped, groupID: "h", deviceID: "d1", privateKey: device) }
+    @Test("A key share opens only for its recipient, in its group, with its author's signature")
+    func keyShares() throws {
+        let author = SyncRecordTests.deviceKeys(), recipient = SyncRecordTests.deviceKeys(), stranger = SyncRecordTests.deviceKeys()
+        let key = SymmetricKey(size: .bits256)
+        let share = try KeyShare(key: key, epoch: 3, groupID: "g", to: recipient.identity, by: author)
+        let stored = try KeyShare(encoded: share.encoded)
+        #expect(stored == share)
+        #expect(try stored.open(groupID: "g", me: recipient, authorIdentity: author.identity) == key)
+        #expect(throws: SyncError.self) { try stored.open(groupID: "g", me: stranger, authorIdentity: author.identity) }
+        #expect(throws: SyncError.self) { try stored.open(groupID: "h", me: recipient, authorIdentity: author.identity) }
+        // Claimed for another author: its signature does not verify.
+        let forged = try KeyShare(key: SymmetricKey(size: .bits256), epoch: 3, groupID: "g", to: recipient.identity, by: stranger)
+        #expect(throws: SyncError.self) { try forged.open(groupID: "g", me: recipient, authorIdentity: author.identity) }
+        for length in [0, 10, share.encoded.count - 1] {
+            #expect(throws: SyncError.self) { try KeyShare(encoded: share.encoded.prefix(length)) }
+        }
+    }
+
+    @Test("The roster accepts only statements signed by members, in order, each by its rules")
+    func rosterRules() throws {
+        let founder = SyncRecordTests.deviceKeys(), second = SyncRecordTests.deviceKeys(), outsider = SyncRecordTests.deviceKeys()
+        let found = try RosterStatement(groupID: "g", after: nil, kind: .found, subject: founder.identity, subjectName: "a", epoch: 1,
+                                        manifestPin: 1, signedBy: founder)
+        var roster = try Roster(groupID: "g", statements: [try RosterStatement(encoded: found.encoded)])
+        // An outsider cannot admit anyone, itself included.
+        let selfAdmitted = try RosterStatement(groupID: "g", after: found, kind: .admit, subject: outsider.identity, subjectName: "x",
+                                               epoch: 1, manifestPin: 1, signedBy: outsider)
+        #expect(throws: SyncError.self) { try roster.append(selfAdmitted) }
+        let admitted = try RosterStatement(groupID: "g", after: found, kind: .admit, subject: second.identity, subjectName: "b",
+                                           epoch: 1, manifestPin: 1, signedBy: founder)
+        // Out of its place: a statement that skips one, or replays the founding.
+        #expect(throws: SyncError.self) { try roster.append(found) }
+        try roster.append(admitted)
+        #expect(roster.members.count == 2 && roster.mayShare(epoch: 1, from: founder.identity.id, to: second.identity.id))
+        #expect(!roster.mayShare(epoch: 1, from: second.identity.id, to: second.identity.id))
+        // A removal must move the epoch on by exactly one.
+        let skipping = try RosterStatement(groupID: "g", after: admitted, kind: .remove, subject: founder.identity, subjectName: "a",
+                                           epoch: 3, manifestPin: 1, signedBy: second)
+        #expect(throws: SyncError.self) { try roster.append(skipping) }
+        let removal = try RosterStatement(groupID: "g", after: admitted, kind: .remove, subject: founder.identity, subjectName: "a",
+                                          epoch: 2, manifestPin: 1, signedBy: second)
+        try roster.append(removal)
+        #expect(roster.members.keys.sorted() == [second.identity.id] && roster.removed == [founder.identity.id])
+        // The removed founder signs nothing that counts any more.
+        let comeback = try RosterStatement(groupID: "g", after: removal, kind: .admit, subject: outsider.identity, subjectName: "x",
+                                           epoch: 2, manifestPin: 1, signedBy: founder)
+        #expect(throws: SyncError.self) { try roster.append(comeback) }
+        #expect(roster.mayShare(epoch: 2, from: second.identity.id, to: second.identity.id))
+        #expect(!roster.mayShare(epoch: 2, from: founder.identity.id, to: second.identity.id))
+        // A flipped bit anywhere breaks the signature or the chain.
+        var damaged = admitted.encoded
+        damaged[damaged.count / 2] ^= 1
+        #expect(throws: SyncError.self) { try Roster(groupID: "g", statements: [found, try RosterStatement(encoded: damaged)]) }
+    }
+
+    static func deviceKeys() -> DeviceKeys {
+        DeviceKeys(signing: Curve25519.Signing.PrivateKey(), agreement: Curve25519.KeyAgreement.PrivateKey())
     }
 
     @Test("Sync URLs: sockets, hosts, passwords from the environment, and what is refused")
@@ -93,6 +140,14 @@ struct SyncRecordTests {
         #expect(!tcp.redacted.contains("pw"))
         let fromEnvironment = try SyncServerURL("postgresql://bob@localhost/kc", environment: ["PGPASSWORD": "env"])
         #expect(fromEnvironment.password == "env")
+        // Another machine is reached with a checked certificate unless a weaker mode is named.
+        #expect(tcp.tlsMode == .verifyFull && tcp.redacted.hasSuffix("?sslmode=verify-full"))
+        #expect(try SyncServerURL("postgresql://u@10.1.2.3/kc").tlsMode == .verifyFull)
+        #expect(try SyncServerURL("postgresql://u@db.example/kc?sslmode=prefer").redacted.contains("sslmode=prefer"))
+        for local in ["localhost", "127.0.0.1", "127.1.2.3", "[::1]"] {
+            #expect(try SyncServerURL("postgresql://u@\(local)/kc").tlsMode == .prefer, "\(local)")
+        }
+        #expect(try SyncServerURL("postgresql://u@127.0.0.1.example/kc").tlsMode == .verifyFull)
         for bad in ["http://x@y/z", "postgresql://host/db", "postgresql://u@host/", "postgresql://u@/db", "not a url"] {
             #expect(throws: SyncError.self) { try SyncServerURL(bad) }
         }

@@ -69,12 +69,15 @@ struct SyncTLSTests {
         let caFile = server.folder.path + "/ca.crt", otherCAFile = server.folder.path + "/other-ca.crt"
         let base = "postgresql://\(PostgresServer.user)@localhost:\(port)/postgres"
 
-        // Each join is a separate process connecting afresh; the first creates the group.
+        // Each join is a separate process connecting afresh; the first creates the group, the
+        // others ask to join it by its fingerprint.
+        var group: String?
         func join(_ url: String) throws -> (status: Int32, output: String) {
-            try SyncDevice("tls").cli(["join", url, "--name", "tls"])
+            try SyncDevice("tls").cli(["join", url, "--name", "tls"] + (group.map { ["--group", $0] } ?? []))
         }
         let full = try join(base + "?sslmode=verify-full&sslrootcert=\(caFile)")
         #expect(full.status == 0 && full.output.contains("created a new sync group"), "\(full.output)")
+        group = try #require(SyncDevice.groupFingerprint(in: full.output))
 
         // 127.0.0.1 reaches the same server, but the certificate names only localhost.
         let wrongHost = try join("postgresql://\(PostgresServer.user)@127.0.0.1:\(port)/postgres?sslmode=verify-full&sslrootcert=\(caFile)")
@@ -105,7 +108,8 @@ struct SyncTLSTests {
 
     @Test("sslmode and sslrootcert in URLs: parsed, kept in the redacted form, refused when unknown or on a socket")
     func urlParameters() throws {
-        #expect(try SyncServerURL("postgresql://a@db.example/kc").tlsMode == .prefer)
+        #expect(try SyncServerURL("postgresql://a@db.example/kc").tlsMode == .verifyFull)
+        #expect(try SyncServerURL("postgresql://a@localhost/kc").tlsMode == .prefer)
         #expect(try SyncServerURL("postgresql://a@/kc?host=/run/postgresql").tlsMode == nil)
         let full = try SyncServerURL("postgresql://a:pw@db.example/kc?sslmode=verify-full&sslrootcert=/etc/ca.pem")
         #expect(full.tlsMode == .verifyFull && full.rootCertificatePath == "/etc/ca.pem")

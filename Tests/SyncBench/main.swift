@@ -108,8 +108,10 @@ for index in 0..<itemCount { try a.add("item-\(index)") }
 let localAdd = now() - start
 
 // 2. The group, then the same items to the second device: a's push plus b's pull.
-_ = try await a.engine.join(urlText: server.url, deviceName: "a")
-guard case .pending(let fingerprint) = try await b.engine.join(urlText: server.url, deviceName: "b") else {
+guard case .createdGroup(_, let group) = try await a.engine.join(urlText: server.url, deviceName: "a") else {
+    throw BenchFailure(message: "the first device did not create the group")
+}
+guard case .pending(let fingerprint) = try await b.engine.join(urlText: server.url, deviceName: "b", groupFingerprint: group) else {
     throw BenchFailure(message: "the second device did not wait for approval")
 }
 _ = try await a.engine.approve(fingerprint)

@@ -161,6 +161,15 @@ package final class SyncStateFile {
             .run([.blob(recordID), .integer(state.revision), .integer(Int64(bitPattern: state.modificationDate.bitPattern)), .blob(state.digest)])
     }
 
+    /// Replaces every record's agreed state with `states` (after a re-key, the same states under
+    /// the records' new ids).
+    package func replaceRecordStates(_ states: [Data: RecordState]) throws(KeychainStoreError) {
+        try transaction { () throws(KeychainStoreError) in
+            try db.execute("DELETE FROM records")
+            for (recordID, recordState) in states { try setRecordState(recordID, recordState) }
+        }
+    }
+
     /// Forgets everything: the device leaves its group (the keychain's items stay).
     package func reset() throws(KeychainStoreError) {
         try transaction { () throws(KeychainStoreError) in
