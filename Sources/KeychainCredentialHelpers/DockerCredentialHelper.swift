@@ -61,26 +61,15 @@ package enum DockerCredentialHelper {
         var port: Int?
         var path: String
 
-        /// Parsed as docker-credential-helpers' `registryurl.Parse`: without `://`, the text is
-        /// read as `//text` so that a bare host is a host and not a path; only http and https
-        /// (or no scheme) are accepted; a host is required; the query is dropped.
+        /// Parsed as docker-credential-helpers' `registryurl.Parse` parses it, with Go's rules
+        /// (``DockerServerURL``): only http and https (or no scheme) are accepted; a host is
+        /// required; the query and fragment are dropped.
         init(_ text: String) throws(HelperFailure) {
-            let url = text.contains("://") || text.hasPrefix("//") ? text : "//" + text
-            guard let components = URLComponents(string: url) else {
-                throw HelperFailure("the server URL is not a URL.")
-            }
-            let scheme = components.scheme?.lowercased() ?? ""
-            guard scheme.isEmpty || scheme == "http" || scheme == "https" else {
-                throw HelperFailure("unsupported scheme: \(GitCredential.printable(scheme))")
-            }
-            var host = components.percentEncodedHost.map { $0.removingPercentEncoding ?? $0 } ?? ""
-            if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }
-            guard !host.isEmpty else { throw HelperFailure("no hostname in URL") }
-            secure = scheme != "http"
-            self.host = host
-            port = components.port
-            if let port, !(1...65535).contains(port) { throw HelperFailure("the port of the server URL is out of range.") }
-            path = components.path
+            let url = try DockerServerURL(text)
+            secure = url.scheme != "http"
+            host = url.host
+            port = url.port
+            path = url.path
         }
 
         init(item: InternetPasswords.Item) {
@@ -107,7 +96,8 @@ package enum DockerCredentialHelper {
 
         /// The URL `list` reports, as osxkeychain's helper rebuilds it (Go's url.URL.String()).
         var url: String {
-            let hostPart = host.contains(":") ? "[\(host)]" : host
+            // Go's url.URL.String() writes an IPv6 zone's '%' as "%25", as it was read.
+            let hostPart = host.contains(":") ? "[\(host.replacingOccurrences(of: "%", with: "%25"))]" : host
             var text = (secure ? "https://" : "http://") + hostPart + (port.map { ":\($0)" } ?? "")
             if !path.isEmpty {
                 let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
@@ -198,7 +188,9 @@ package enum DockerCredentialHelper {
     }
 
     /// The server URL `get` and `erase` read: standard input, its lines joined and its
-    /// surrounding white space trimmed, as credentials.go reads it.
+    /// surrounding white space trimmed, as credentials.go reads it (`strings.TrimSpace`: the
+    /// characters of Unicode's White_Space property, not Foundation's wider set, which also
+    /// trims a zero-width space that Go keeps as part of the host).
     static func readServerURL() throws(HelperFailure) -> String {
         let input = try HelperIO.readInput()
         guard let text = String(validating: input, as: UTF8.self) else {
@@ -209,10 +201,17 @@ package enum DockerCredentialHelper {
             throw HelperFailure("a line of the input is longer than \(HelperLimits.valueBytes) bytes.")
         }
         let joined = lines.map { $0.hasSuffix("\r") ? $0.dropLast() : $0 }.joined()
-        let url = joined.trimmingCharacters(in: .whitespacesAndNewlines)
+        let url = trimmingWhiteSpace(joined)
         guard !url.isEmpty else { throw HelperFailure("no credentials server URL") }
         guard !url.utf8.contains(0) else { throw HelperFailure("the server URL holds a NUL character.") }
         return url
+    }
+
+    private static func trimmingWhiteSpace(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+              let last = scalars.lastIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        return String(scalars[first...last])
     }
 
     /// A string field of the stored JSON, looked up as Go's encoding/json does (an exact name
