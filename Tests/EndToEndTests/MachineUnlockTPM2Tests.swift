@@ -78,4 +78,39 @@ struct MachineUnlockTPM2Tests {
         let unlocked = try MachineUnlockSystemdTests.unlockAndRead(sandbox, path, "unlock-keychain --sealed", environment: tpm.environment)
         #expect(unlocked.status == 0 && unlocked.stdout == "inside\n", "\(unlocked)")
     }
+
+    @Test("The unlock key crosses the TPM bus only encrypted: in the traced TPM2_Create command and TPM2_Unseal response it is nowhere",
+          arguments: [[], ["--pcrs", "sha256:16"]])
+    func busCarriesOnlyCiphertext(_ extra: [String]) throws {
+        let sandbox = try CLISandbox()
+        let tpm = try SoftwareTPM(sandbox)
+        let path = try Self.lockedKeychain(sandbox)
+        let capture = try TPM2KeyCapture(sandbox)
+
+        let sealTrace = sandbox.path("seal-trace.log")
+        let sealed = try sandbox.run(["seal-keychain", "--with", "tpm2", "--password-fd", "-"] + extra + [path], stdin: "pw\n",
+                                     environment: capture.environment(tpm, traceFile: sealTrace))
+        try #require(sealed.status == 0, "\(sealed)")
+        let key = [UInt8](try Data(contentsOf: capture.sealedCopy))
+        try #require(key.count >= 16, "tpm2_create read \(key.count) bytes")
+        let sealing = try TPM2BusTrace(file: sealTrace)
+        try #require(sealing.sentCommand(TPM2BusTrace.createCommand), "the trace holds no TPM2_Create (\(sealing.buffers.count) buffers)")
+        #expect(sealing.firstBufferHolding(key) == nil, "the unlock key went to the TPM in the clear")
+
+        try #require(try sandbox.run(["lock-keychain", path]).status == 0)
+        let unsealTrace = sandbox.path("unseal-trace.log")
+        let unlocked = try MachineUnlockSystemdTests.unlockAndRead(sandbox, path, "unlock-keychain --sealed",
+                                                                    environment: capture.environment(tpm, traceFile: unsealTrace))
+        #expect(unlocked.status == 0 && unlocked.stdout == "inside\n", "\(unlocked)")
+        // What the TPM gave back is the key that went in: the trace below is of a real unseal.
+        #expect([UInt8](try Data(contentsOf: capture.unsealedCopy)) == key)
+        let unsealing = try TPM2BusTrace(file: unsealTrace)
+        try #require(unsealing.sentCommand(TPM2BusTrace.unsealCommand), "the trace holds no TPM2_Unseal (\(unsealing.buffers.count) buffers)")
+        #expect(unsealing.firstBufferHolding(key) == nil, "the unlock key came back from the TPM in the clear")
+        // The session was flushed with everything else: nothing is left in the TPM's slots.
+        for kind in ["handles-saved-session", "handles-loaded-session", "handles-transient"] {
+            let left = try MachineUnlockTools.run("tpm2_getcap", [kind], environment: tpm.environment)
+            #expect(left.status == 0 && left.stdout.isEmpty, "\(kind): \(left)")
+        }
+    }
 }

@@ -7,13 +7,23 @@ import KeychainStore
 /// parts (the private part encrypted by the TPM) are kept in the seal record. With PCRs, the
 /// object has a policy that opens it only while those PCRs hold the values they held at sealing.
 ///
+/// The unlock key crosses the bus between the CPU and the TPM twice: into `TPM2_Create` at
+/// sealing and out of `TPM2_Unseal`. Both commands run with an extra session salted with the
+/// primary key (whose private part never leaves the TPM) and with parameter encryption set:
+/// decrypt for the key going in, encrypt for the key coming out. Someone listening on the bus
+/// (a logic analyser on an LPC or SPI TPM, an interposer) sees only AES-CFB ciphertext under
+/// a session key derived from the salt, which only the TPM can read (docs/machine-unlock.md).
+///
 /// The tools reach the TPM through their usual TCTI (`/dev/tpmrm0`, or `TPM2TOOLS_TCTI`, as the
 /// tests' software TPM is reached). Transient objects are flushed after every step, since
-/// without the kernel's resource manager they would fill the TPM's few object slots.
+/// without the kernel's resource manager they would fill the TPM's few object slots; the
+/// encryption session lives from its start to the end of the operation, then is flushed.
 enum TPM2Seal {
     static let pcrDetail = "pcrs"
     static let primaryDetail = "primary"
     static let package = "tpm2-tools"
+    /// The context file of the salted session that encrypts the key's way over the bus.
+    static let sessionFile = "session.ctx"
 
     static func seal(_ payload: Data, pcrs: String?, context: String) throws(CommandFailure) -> Data {
         try withScratchFolder(context: context) { folder throws(CommandFailure) in
@@ -23,7 +33,8 @@ enum TPM2Seal {
                 try step("tpm2_createpolicy", ["-Q", "--policy-pcr", "-l", pcrs, "-L", "pcr.policy"], in: folder, context: context)
                 create += ["-L", "pcr.policy"]
             }
-            try step("tpm2_create", create, input: payload, in: folder, context: context)
+            try startEncryptionSession(in: folder, context: context)
+            try step("tpm2_create", create + ["-S", sessionFile], input: payload, in: folder, context: context)
             guard let pub = FileManager.default.contents(atPath: folder.appendingPathComponent("seal.pub").path),
                   let priv = FileManager.default.contents(atPath: folder.appendingPathComponent("seal.priv").path),
                   pub.count < 0x10000 else {
@@ -51,7 +62,10 @@ enum TPM2Seal {
             try step("tpm2_createprimary", ["-Q", "-C", "o", "-G", "ecc", "-c", "primary.ctx"], in: folder, context: context)
             try step("tpm2_load", ["-Q", "-C", "primary.ctx", "-u", "seal.pub", "-r", "seal.priv", "-c", "seal.ctx"], in: folder, context: context,
                      failure: "the TPM refused to load the seal '\(record.name)' (another TPM, a cleared owner hierarchy, or a damaged seal)")
-            var unseal = ["-c", "seal.ctx"]
+            try startEncryptionSession(in: folder, context: context)
+            // The PCR policy session (when there is one) authorises; the salted session, an
+            // extra one, only encrypts the response.
+            var unseal = ["-c", "seal.ctx", "-S", sessionFile]
             if let pcrs = record.details[pcrDetail] { unseal += ["-p", "pcr:\(pcrs)"] }
             return try step("tpm2_unseal", unseal, in: folder, context: context,
                             failure: record.details[pcrDetail].map { "the TPM refused to unseal '\(record.name)': PCRs \($0) no longer hold the values they held when it was sealed" }
@@ -62,12 +76,22 @@ enum TPM2Seal {
         }
     }
 
-    /// Runs one tool, then flushes transient objects and sessions; a failure names the tool.
+    /// Starts the HMAC session salted with the primary key in `primary.ctx` and sets both
+    /// parameter encryptions on it. Set explicitly rather than left to the tool's defaults:
+    /// `--tpmkey-context` salts the session and leaves encryption off.
+    private static func startEncryptionSession(in folder: URL, context: String) throws(CommandFailure) {
+        try step("tpm2_startauthsession", ["--hmac-session", "--tpmkey-context", "primary.ctx", "-S", sessionFile], in: folder, context: context)
+        try step("tpm2_sessionconfig", ["--enable-decrypt", "--enable-encrypt", sessionFile], in: folder, context: context)
+    }
+
+    /// Runs one tool, then flushes transient objects; a failure names the tool. Sessions stay
+    /// until the end of the operation (``withScratchFolder(context:_:)``), as the encryption
+    /// session is used by a later step than the one that starts it.
     @discardableResult
     private static func step(_ name: String, _ arguments: [String], input: Data = Data(), in folder: URL, context: String,
                              failure: String? = nil, hint: String? = nil) throws(CommandFailure) -> Data {
         let output = try ExternalTool(name: name).run(arguments, input: input, in: folder, context: context, package: package)
-        flush(folder, context: context)
+        flush(["-t"], in: folder, context: context)
         guard output.status == 0 else {
             throw .sealSource(context, (failure ?? "\(name) failed") + ExternalTool.summary(output.stderr) + ".",
                               hint: hint ?? "tpm2-tools reach the TPM through /dev/tpmrm0 or TPM2TOOLS_TCTI; check that it is there and usable by this user.")
@@ -75,13 +99,12 @@ enum TPM2Seal {
         return output.stdout
     }
 
-    private static func flush(_ folder: URL, context: String) {
-        for kind in ["-t", "-s"] {
-            _ = try? ExternalTool(name: "tpm2_flushcontext").run([kind], in: folder, context: context, package: package)
-        }
+    private static func flush(_ arguments: [String], in folder: URL, context: String) {
+        _ = try? ExternalTool(name: "tpm2_flushcontext").run(arguments, in: folder, context: context, package: package)
     }
 
-    /// A private folder for the tools' context files, removed afterwards.
+    /// A private folder for the tools' context files, removed afterwards, once the encryption
+    /// session (if one was started) and sessions the tools left are flushed.
     private static func withScratchFolder<T>(context: String, _ body: (URL) throws(CommandFailure) -> T) throws(CommandFailure) -> T {
         // mkdtemp makes it 0700 in one step: createDirectory(attributes:) makes it with the
         // umask's mode and only then changes it, a moment in which, under a permissive umask,
@@ -91,7 +114,16 @@ enum TPM2Seal {
             throw .general(context, "a temporary folder for the TPM2 tools could not be made.")
         }
         let folder = URL(fileURLWithPath: String(cString: made), isDirectory: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        defer {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent(sessionFile).path) {
+                flush([sessionFile], in: folder, context: context)
+            }
+            // Loaded ones too: given an extra session, tpm2_unseal leaves its PCR policy
+            // session loaded (the kernel's resource manager would flush it as the tool exits;
+            // a TPM reached directly keeps it and runs out of session slots).
+            for kind in ["-s", "-l"] { flush([kind], in: folder, context: context) }
+            try? FileManager.default.removeItem(at: folder)
+        }
         return try body(folder)
     }
 }
