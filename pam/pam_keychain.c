@@ -9,7 +9,9 @@
  * The module never reads a keychain itself. It runs keychain-pam-helper, a program of this
  * package, as the user (groups, gid, uid, HOME and a clean environment), with the passwords on
  * its standard input (a socket), never in its arguments or environment, and waits for it at
- * most `timeout` seconds. Whatever happens, every entry point returns PAM_IGNORE, so nothing
+ * most `timeout` seconds. It runs only a helper that only root can change and no one else can
+ * read (mode 0711: the kernel starts it non-dumpable, so no process of the user can reach its
+ * standard input). Whatever happens, every entry point returns PAM_IGNORE, so nothing
  * here can change the outcome of a login or a password change; failures go to syslog, without
  * the password. The design and the threat model are in docs/pam.md.
  *
@@ -281,8 +283,9 @@ static int owned_safely(const struct stat *status)
 }
 
 /* The helper is handed the password, so it must be a regular file that only root (or, for a
- * module run by a user, that user) can change, in folders nobody else can change either. Returns
- * its resolved path (no links left to swap), to run exactly that, or NULL. */
+ * module run by a user, that user) can change, in folders nobody else can change either, and
+ * that no one else can read. Returns its resolved path (no links left to swap), to run exactly
+ * that, or NULL. */
 static char *trusted_helper(pam_handle_t *pamh, const char *path)
 {
     char *resolved = realpath(path, NULL);
@@ -295,6 +298,19 @@ static char *trusted_helper(pam_handle_t *pamh, const char *path)
         (status.st_mode & (S_IWGRP | S_IWOTH)) != 0 || !owned_safely(&status)) {
         pam_syslog(pamh, LOG_ERR, "helper %.256s is not an executable file owned by root and writable only by it; "
                    "the keychain is left alone", resolved);
+        free(resolved);
+        return NULL;
+    }
+    /* The kernel leaves a process dumpable after execve when the user could read its executable,
+     * and the helper can make itself non-dumpable only once its own code runs. In between, any
+     * process of the user may ptrace it or copy its descriptors (pidfd_getfd), and so read the
+     * password waiting on its standard input. An executable the user cannot read (mode 0711)
+     * makes the kernel start it non-dumpable. A group bit counts too: the user may be in the
+     * file's group, or an ACL may give them read access (its mask shows in the group bits). */
+    if ((status.st_mode & (S_IRGRP | S_IROTH)) != 0) {
+        pam_syslog(pamh, LOG_ERR, "helper %.256s can be read by users other than its owner, so a process of the user "
+                   "could take the password from it as it starts (install it with mode 0711); the keychain is left alone",
+                   resolved);
         free(resolved);
         return NULL;
     }

@@ -19,7 +19,7 @@
 #   /usr/share/doc/swift-keychain/: README.md, SECURITY.md, docs/*.md, and examples/keychain-unlock.service
 #       (dist/systemd: unlock a keychain at boot from a sealed credential, docs/machine-unlock.md)
 #   /usr/lib/<multiarch>/security/pam_keychain.so and /usr/libexec/swift-keychain/keychain-pam-helper
-#       (docs/pam.md; /etc/pam.d is not touched), when scripts/build-pam-module.sh can build the
+#       (mode 0711; docs/pam.md; /etc/pam.d is not touched), when scripts/build-pam-module.sh can build the
 #       module here (cc and libpam0g-dev); the script says whether they were included.
 #
 # --no-build packages what an earlier run built (.build/release), running no SwiftPM command.
@@ -155,7 +155,8 @@ elif [ -x scripts/build-pam-module.sh ] && scripts/build-pam-module.sh --helper 
 fi
 if [ -n "$pam" ] && [ -x "$bin/keychain-pam-helper" ]; then
     install -D -m 0644 -s "$pam" "$stage/usr/lib/$multiarch/security/pam_keychain.so"
-    install -D -m 0755 -s "$bin/keychain-pam-helper" "$stage$pam_helper"
+    # 0711: readable by no user, so it starts non-dumpable (docs/pam.md); the module insists.
+    install -D -m 0711 -s "$bin/keychain-pam-helper" "$stage$pam_helper"
     echo "build-deb.sh: including the PAM module as /usr/lib/$multiarch/security/pam_keychain.so, with $pam_helper"
 else
     echo "build-deb.sh: no PAM module (scripts/build-pam-module.sh needs cc and libpam0g-dev, and keychain-pam-helper must be built); the package has none"

@@ -15,7 +15,7 @@
 #       for a release build, its plugin for a debug one; skipped with a warning when it cannot run)
 #   share/dbus-1/services/org.freedesktop.secrets.service   (keychaind's D-Bus activation file)
 #   share/systemd/user/keychaind.service                     (keychaind's systemd --user unit)
-#   libexec/swift-keychain/keychain-pam-helper, lib/security/pam_keychain.so
+#   libexec/swift-keychain/keychain-pam-helper (mode 0711), lib/security/pam_keychain.so
 #       (the PAM module, built by scripts/build-pam-module.sh for this prefix's helper; skipped with
 #       a warning without libpam's headers; /etc/pam.d is never edited: see docs/pam.md)
 # and records every file (and every folder it created) in DIR/share/swift-keychain/install-manifest.
@@ -165,7 +165,10 @@ done
 # The PAM module and the helper it runs as the user logging in (docs/pam.md). The module names
 # the helper by its installed path, so it is built here, for this prefix (cc, not SwiftPM).
 pam_helper="$prefix/libexec/swift-keychain/keychain-pam-helper"
-put_file 0755 "$pam_helper" "$bin/keychain-pam-helper" -s
+# Mode 0711: a helper the user logging in cannot read starts non-dumpable, so no other process of
+# theirs can copy the password from its standard input while it starts; the module refuses any
+# other mode (docs/pam.md, "The helper's start").
+put_file 0711 "$pam_helper" "$bin/keychain-pam-helper" -s
 pam_build="$(mktemp -d)"
 if scripts/build-pam-module.sh --helper "$pam_helper" --output "$pam_build/pam_keychain.so" >/dev/null; then
     put_file 0644 "$prefix/lib/security/pam_keychain.so" "$pam_build/pam_keychain.so"

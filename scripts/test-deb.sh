@@ -61,6 +61,8 @@ if [ -n "$module" ]; then
     [ -x /usr/libexec/swift-keychain/keychain-pam-helper ] || fail "$module is installed without its helper"
     grep -aq /usr/libexec/swift-keychain/keychain-pam-helper "$module" || fail "$module does not name /usr/libexec/swift-keychain/keychain-pam-helper"
     ! ldd /usr/libexec/swift-keychain/keychain-pam-helper | grep -Eq 'not found|/opt/swift|libswift' || fail "the PAM helper needs the Swift toolchain"
+    # The module runs only a helper no one else can read (docs/pam.md): the package must ship it so.
+    [ "$(stat -c %a /usr/libexec/swift-keychain/keychain-pam-helper)" = 711 ] || fail "the PAM helper is not mode 0711, so the module would refuse it"
     echo "test-deb.sh: the package has the PAM module $module and its helper"
 else
     echo "test-deb.sh: the package has no PAM module"

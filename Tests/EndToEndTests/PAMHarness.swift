@@ -68,16 +68,37 @@ enum PAMEnvironment {
         return result
     }
 
-    /// The module, built once per test run by the script users run, with the built helper as its
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// What the PAM tests build for themselves: in the package's build folder, so that it needs no
+    /// cleaning up; each file is written under a temporary name and renamed, so runs side by side
+    /// never see half a file.
+    static let buildFolder = packageRoot.appendingPathComponent(".build/pam-tests")
+
+    /// The built keychain-pam-helper as the module's default helper: a copy of mode 0711, as
+    /// scripts/install.sh installs it (the module refuses a helper others can read).
+    static let helper: Result<URL, ModuleBuildFailure> = {
+        do {
+            let built = try HelperRunner.binary("keychain-pam-helper")
+            let output = buildFolder.appendingPathComponent("keychain-pam-helper")
+            try FileManager.default.createDirectory(at: buildFolder, withIntermediateDirectories: true)
+            let temporary = output.path + ".tmp.\(getpid())"
+            let result = try run("/usr/bin/install", ["-m", "0711", built.path, temporary], check: false)
+            guard result.status == 0, rename(temporary, output.path) == 0 else { return .failure(ModuleBuildFailure(reason: "\(result)")) }
+            return .success(output)
+        } catch {
+            return .failure(ModuleBuildFailure(reason: "\(error)"))
+        }
+    }()
+
+    /// The module, built once per test run by the script users run, with ``helper`` as its
     /// default helper.
     static let module: Result<URL, ModuleBuildFailure> = {
         do {
-            let helper = try HelperRunner.binary("keychain-pam-helper")
-            let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            // In the build folder, so that it needs no cleaning up; the script writes it under a
-            // temporary name and renames it, so runs side by side never load half a file.
-            let output = root.appendingPathComponent(".build/pam-tests/pam_keychain.so")
-            let script = root.appendingPathComponent("scripts/build-pam-module.sh")
+            let helper = try Self.helper.get()
+            let output = buildFolder.appendingPathComponent("pam_keychain.so")
+            let script = packageRoot.appendingPathComponent("scripts/build-pam-module.sh")
             let result = try run(script.path, ["--helper", helper.path, "--output", output.path], check: false)
             guard result.status == 0 else { return .failure(ModuleBuildFailure(reason: "\(result)")) }
             return .success(output)
@@ -85,6 +106,30 @@ enum PAMEnvironment {
             return .failure(ModuleBuildFailure(reason: "\(error)"))
         }
     }()
+
+    /// Tests/Fixtures/pam-helper-relay.c, built once per test run (see ``PAMTestBed/writeHelper(_:_:)``).
+    static let relay = compiledFixture("pam-helper-relay")
+    /// Tests/Fixtures/pam-stdin-thief.c, built once per test run: the attacker of PAMHelperExecRaceTests.swift.
+    static let thief = compiledFixture("pam-stdin-thief")
+
+    /// A C program of Tests/Fixtures built with the system's cc into ``buildFolder``, readable and
+    /// runnable by everyone.
+    private static func compiledFixture(_ name: String) -> Result<URL, ModuleBuildFailure> {
+        do {
+            let source = packageRoot.appendingPathComponent("Tests/Fixtures/\(name).c")
+            let output = buildFolder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: buildFolder, withIntermediateDirectories: true)
+            let temporary = output.path + ".tmp.\(getpid())"
+            let result = try run("/usr/bin/cc", ["-std=gnu11", "-O2", "-Wall", "-Wextra", "-Werror", "-o", temporary, source.path],
+                                 check: false)
+            guard result.status == 0, chmod(temporary, 0o755) == 0, rename(temporary, output.path) == 0 else {
+                return .failure(ModuleBuildFailure(reason: "cc \(name).c: \(result)"))
+            }
+            return .success(output)
+        } catch {
+            return .failure(ModuleBuildFailure(reason: "\(error)"))
+        }
+    }
 
     struct ModuleBuildFailure: Error { let reason: String }
 }
@@ -316,12 +361,31 @@ final class PAMTestBed {
         return SessionStep(arguments: [worker.path, arguments[0], loginKeychain.path] + arguments.dropFirst(), asUser: true)
     }
 
-    /// Writes an executable script for the user to run (root-owned, 0755, as the module demands).
+    /// Writes an executable script for the user to run (root-owned, 0755), for PAM modules other
+    /// than ours (pam_exec).
     func writeScript(_ name: String, _ body: String) throws -> URL {
         let url = publicFolder.appendingPathComponent(name)
         try ("#!/bin/sh\n" + body).write(to: url, atomically: true, encoding: .utf8)
         chmod(url.path, 0o755)
         return url
+    }
+
+    /// A stand-in helper for `helper=`: the module runs only a root-owned file no one else can
+    /// read, which a script cannot be, so the file returned is a copy of the relay
+    /// (Tests/Fixtures/pam-helper-relay.c, mode 0711), which runs `script`, written beside it as
+    /// `NAME.target` (0755, `interpreter` its first line), in the same process.
+    func writeHelper(_ name: String, _ script: String, interpreter: String = "/bin/sh", in folder: URL? = nil) throws -> URL {
+        let url = (folder ?? publicFolder).appendingPathComponent(name)
+        try PAMEnvironment.run("/usr/bin/install", ["-m", "0711", try PAMEnvironment.relay.get().path, url.path])
+        let target = Self.target(of: url)
+        try ("#!\(interpreter)\n" + script).write(to: target, atomically: true, encoding: .utf8)
+        chmod(target.path, 0o755)
+        return url
+    }
+
+    /// What the relay at `helper` runs.
+    static func target(of helper: URL) -> URL {
+        helper.deletingLastPathComponent().appendingPathComponent(helper.lastPathComponent + ".target")
     }
 
     static func quote(_ text: String) -> String {

@@ -11,14 +11,11 @@ extension PAMModuleTests {
         let bed = try PAMTestBed()
         // Python, not sh: dash and bash drop an effective gid that differs from the real one
         // themselves, which would hide what the module passed on.
-        let reporter = try bed.writeScript("id-reporter", "")
-        try """
-            #!/usr/bin/python3
+        let reporter = try bed.writeHelper("id-reporter", """
             import os, sys
             sys.stderr.write("ids uid=%d,%d,%d gid=%d,%d,%d\\n" % (os.getresuid() + os.getresgid()))
 
-            """.write(to: reporter, atomically: true, encoding: .utf8)
-        chmod(reporter.path, 0o755)
+            """, interpreter: "/usr/bin/python3")
         try bed.writeService(options: "helper=\(reporter.path)")
         let step = SessionStep(arguments: ["/usr/bin/setpriv", "--reuid=\(bed.uid)", "--rgid=\(bed.gid)", "--egid=0", "--init-groups",
                                            "/usr/bin/pamtester", "-v", bed.service, bed.user, "authenticate", "open_session"],

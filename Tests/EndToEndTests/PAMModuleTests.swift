@@ -213,7 +213,7 @@ struct PAMModuleTests {
         #expect(try login().status == 0)
         #expect(bed.log.drain().contains { $0.contains("/nonexistent/keychain-pam-helper") })
 
-        let writable = try bed.writeScript("writable-helper", "exit 0\n")
+        let writable = try bed.writeHelper("writable-helper", "exit 0\n")
         chmod(writable.path, 0o777)
         try bed.writeService(options: "helper=\(writable.path)")
         #expect(try login().status == 0)
@@ -223,16 +223,14 @@ struct PAMModuleTests {
         let open = bed.publicFolder.appendingPathComponent("open")
         try FileManager.default.createDirectory(at: open, withIntermediateDirectories: true)
         chmod(open.path, 0o777)
-        let exposed = open.appendingPathComponent("helper")
-        try "#!/bin/sh\nexec \(PAMTestBed.quote(try HelperRunner.binary("keychain-pam-helper").path)) \"$@\"\n"
-            .write(to: exposed, atomically: true, encoding: .utf8)
-        chmod(exposed.path, 0o755)
+        let exposed = try bed.writeHelper("helper", "exec \(PAMTestBed.quote(try HelperRunner.binary("keychain-pam-helper").path)) \"$@\"\n",
+                                          in: open)
         try bed.writeService(options: "helper=\(exposed.path)")
         #expect(try login().status == 0)
         #expect(bed.log.drain().contains { $0.contains("which someone other than root can change") })
         #expect(try bed.runSession([bed.keychainctl(["show-keychain-info", "--locked-status"])])[0].status == 36)
 
-        let hanging = try bed.writeScript("hanging-helper", "sleep 60 & sleep 60\n")
+        let hanging = try bed.writeHelper("hanging-helper", "sleep 60 & sleep 60\n")
         try bed.writeService(options: "helper=\(hanging.path) timeout=1")
         #expect(try login().status == 0)
         #expect(bed.log.drain().contains { $0.contains("did not finish within 1 seconds") })
@@ -273,38 +271,6 @@ struct PAMModuleTests {
         #expect(results[0].status == 0, "\(results[0])")
         #expect(results[1].status == 36, "\(results[1])")
         #expect(bed.log.drain().contains { $0.contains("session keyring belongs to another user") })
-    }
-
-    @Test("Installed by scripts/install.sh, the module runs the installed helper, and --uninstall removes both")
-    func installedModule() throws {
-        let bed = try PAMTestBed()
-        try bed.createLoginKeychain()
-        let prefix = bed.publicFolder.appendingPathComponent("prefix")
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let script = root.appendingPathComponent("scripts/install.sh").path
-        // The debug build `swift build --build-tests` made; --no-build runs no SwiftPM command.
-        try PAMEnvironment.run("/bin/bash", [script, "--debug", "--no-build", "--prefix", prefix.path])
-        let module = prefix.appendingPathComponent("lib/security/pam_keychain.so")
-        let helper = prefix.appendingPathComponent("libexec/swift-keychain/keychain-pam-helper")
-        try #require(FileManager.default.fileExists(atPath: module.path) && FileManager.default.isExecutableFile(atPath: helper.path))
-        // The lines docs/pam.md gives, with no helper= option: the built-in path is the installed helper.
-        try """
-            auth     required  pam_unix.so
-            auth     optional  \(module.path)
-            account  required  pam_unix.so
-            session  required  pam_permit.so
-            session  optional  \(module.path)
-
-            """.write(toFile: bed.serviceFile, atomically: true, encoding: .utf8)
-        let results = try bed.runSession([
-            bed.pamtester(["authenticate", "open_session"], stdin: bed.password + "\n"),
-            bed.keychainctl(["show-keychain-info", "--locked-status"]),
-        ])
-        #expect(results[0].status == 0 && results[1].status == 0, "\(results)")
-        #expect(bed.log.drain().contains { $0.contains("unlocked \(bed.loginKeychain.path)") })
-
-        try PAMEnvironment.run("/bin/bash", [script, "--uninstall", "--prefix", prefix.path])
-        #expect(!FileManager.default.fileExists(atPath: module.path) && !FileManager.default.fileExists(atPath: helper.path))
     }
 
     @Test("With pam_keyinit before it (Debian's login), the login's own session keyring is accepted")
@@ -374,7 +340,7 @@ struct PAMModuleTests {
         try bed.createLoginKeychain()
         let helper = try HelperRunner.binary("keychain-pam-helper")
         let record = bed.home.appendingPathComponent("helper-record")
-        let wrapper = try bed.writeScript("recording-helper", """
+        let wrapper = try bed.writeHelper("recording-helper", """
             { echo "argv: $0 $*"; tr '\\0' ' ' </proc/$$/cmdline; echo; tr '\\0' '\\n' </proc/$$/environ; id; } >\(PAMTestBed.quote(record.path))
             exec \(PAMTestBed.quote(helper.path)) "$@"
 
@@ -387,7 +353,7 @@ struct PAMModuleTests {
         ])
         #expect(results[0].status == 0 && results[1].status == 0, "the recording helper still unlocks: \(results)")
         let recorded = try String(contentsOf: record, encoding: .utf8)
-        #expect(recorded.contains("argv: \(wrapper.path) unlock"), "\(recorded)")
+        #expect(recorded.contains("argv: \(PAMTestBed.target(of: wrapper).path) unlock"), "\(recorded)")
         #expect(recorded.contains("HOME=\(bed.home.path)") && recorded.contains("uid=\(bed.uid)"), "\(recorded)")
         #expect(!recorded.contains(bed.password), "the password is not in the helper's arguments or environment")
         let change = try bed.runSession([
