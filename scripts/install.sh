@@ -13,7 +13,9 @@
 #   share/fish/vendor_completions.d/keychainctl.fish   (keychainctl --generate-completion-script)
 #   share/man/man1/keychainctl.1, keychaind.1   (swift-argument-parser's generate-manual: its tool
 #       for a release build, its plugin for a debug one; skipped with a warning when it cannot run)
-#   share/dbus-1/services/org.freedesktop.secrets.service   (keychaind's D-Bus activation file)
+#   share/dbus-1/services/org.freedesktop.secrets.service   (keychaind's D-Bus activation file;
+#       run as root, share/swift-keychain/dbus-1/ instead, so that no user's session bus starts
+#       keychaind unasked: the script then says how to put it in place)
 #   share/systemd/user/keychaind.service                     (keychaind's systemd --user unit)
 #   libexec/swift-keychain/keychain-pam-helper (mode 0711), lib/security/pam_keychain.so
 #       (the PAM module, built by scripts/build-pam-module.sh for this prefix's helper; skipped with
@@ -195,7 +197,30 @@ done
 [ -z "$manuals" ] || rm -rf "$manuals"
 
 substitute() { sed -e "s|@KEYCHAIND@|$prefix/bin/keychaind|g" -e "s|@DOCS@|$root/docs|g" "$1"; }
-put_output "$prefix/share/dbus-1/services/org.freedesktop.secrets.service" substitute dist/dbus/org.freedesktop.secrets.service.in
+# The D-Bus activation file makes keychaind the Secret Service of everyone whose session bus
+# reads this folder. For the user's own prefix that is the point; installed by root (into
+# /usr/local, say, which every session bus reads) it would choose keychaind for every user of
+# the machine, so it is kept aside, as the Debian package does, for an administrator or each
+# user to put in place (docs/keychainctl.md, Install).
+activation_name=org.freedesktop.secrets.service
+if [ "$(id -u)" -eq 0 ]; then
+    activation="$prefix/share/swift-keychain/dbus-1/$activation_name"
+    # An earlier install by root put it where every bus reads it: that one goes (and leaves the
+    # manifest, so that the uninstall does not look for it).
+    shared="$prefix/share/dbus-1/services/$activation_name"
+    kept=()
+    for entry in "${installed[@]+"${installed[@]}"}"; do
+        if [ "$entry" = "$shared" ]; then
+            rm -f -- "$shared" && echo "removed $shared (an earlier install put it there)"
+        else
+            kept+=("$entry")
+        fi
+    done
+    installed=("${kept[@]+"${kept[@]}"}")
+else
+    activation="$prefix/share/dbus-1/services/$activation_name"
+fi
+put_output "$activation" substitute dist/dbus/org.freedesktop.secrets.service.in
 put_output "$prefix/share/systemd/user/keychaind.service" substitute dist/systemd/keychaind.service.in
 
 # The manifest: every entry once, the order of first installation kept.
@@ -204,3 +229,8 @@ mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" | awk '!seen[$0]++' > "$manifest.tmp"
 mv -f "$manifest.tmp" "$manifest"
 echo "manifest: $manifest (scripts/install.sh --uninstall --prefix $prefix removes what it lists)"
+if [ "$(id -u)" -eq 0 ]; then
+    echo "keychaind's D-Bus activation file is in $activation, not in a folder session buses read:"
+    echo "  each user: cp $activation ~/.local/share/dbus-1/services/"
+    echo "  every user of this machine: cp $activation $prefix/share/dbus-1/services/ (if their session buses read $prefix/share)"
+fi

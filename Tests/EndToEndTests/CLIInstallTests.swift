@@ -1,5 +1,8 @@
 import Foundation
 import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// scripts/install.sh into a temporary prefix, with the debug build `swift build --build-tests`
 /// already made (`--debug --no-build`: the script then runs no SwiftPM command, which would wait
@@ -10,9 +13,15 @@ import Testing
         "bin/keychain-sync",
         "share/bash-completion/completions/keychainctl", "share/zsh/site-functions/_keychainctl",
         "share/fish/vendor_completions.d/keychainctl.fish",
-        "share/dbus-1/services/org.freedesktop.secrets.service", "share/systemd/user/keychaind.service",
+        activation, "share/systemd/user/keychaind.service",
         "share/swift-keychain/install-manifest", "libexec/swift-keychain/keychain-pam-helper",
     ]
+
+    /// keychaind's D-Bus activation file: where the session bus reads it for a user's own install;
+    /// aside, as the Debian package has it, when root installs (a folder every user's bus reads,
+    /// such as /usr/local/share/dbus-1/services, would make keychaind everyone's Secret Service).
+    static let activation = geteuid() == 0 ? "share/swift-keychain/dbus-1/org.freedesktop.secrets.service"
+        : "share/dbus-1/services/org.freedesktop.secrets.service"
 
     func install(_ arguments: [String], home: CLISandbox) throws -> ProofSupport.Outcome {
         let script = ProofSupport.packageRoot.appendingPathComponent("scripts/install.sh")
@@ -55,8 +64,14 @@ import Testing
         #expect(version.stdout.hasPrefix("keychainctl "))
         let unit = try String(contentsOf: prefix.appendingPathComponent("share/systemd/user/keychaind.service"), encoding: .utf8)
         #expect(unit.contains("ExecStart=\(prefix.path)/bin/keychaind\n"))
-        let activation = try String(contentsOf: prefix.appendingPathComponent("share/dbus-1/services/org.freedesktop.secrets.service"), encoding: .utf8)
+        let activation = try String(contentsOf: prefix.appendingPathComponent(Self.activation), encoding: .utf8)
         #expect(activation.contains("Exec=\(prefix.path)/bin/keychaind\n"))
+        if geteuid() == 0 {
+            // Nothing in the folders a session bus reads, and the way to put it there is printed.
+            #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/dbus-1").path),
+                    "root's install leaves share/dbus-1 alone: \(contents(prefix).filter { $0.hasPrefix("share/dbus-1") })")
+            #expect(installed.stdout.contains("cp \(prefix.path)/\(Self.activation) ~/.local/share/dbus-1/services/"), "\(installed.stdout)")
+        }
         // The PAM module, built for this prefix's helper, wherever libpam's headers are (CI has them).
         if FileManager.default.fileExists(atPath: "/usr/include/security/pam_modules.h") {
             let module = try Data(contentsOf: prefix.appendingPathComponent("lib/security/pam_keychain.so"))
@@ -66,9 +81,25 @@ import Testing
         #expect(!manifest.contains("other-tool"))
         #expect(manifest.contains("\(prefix.path)/bin/keychainctl\n"))
 
-        // Installing again is harmless, and still uninstalls cleanly.
+        // Installing again is harmless, and still uninstalls cleanly. As root, an activation file
+        // that an earlier install put where every session bus reads it (recorded in the manifest,
+        // with the folders it made) is removed.
+        let shared = prefix.appendingPathComponent("share/dbus-1/services/org.freedesktop.secrets.service")
+        if geteuid() == 0 {
+            try FileManager.default.createDirectory(at: shared.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(activation.utf8).write(to: shared)
+            let handle = try FileHandle(forWritingTo: prefix.appendingPathComponent("share/swift-keychain/install-manifest"))
+            handle.seekToEndOfFile()
+            handle.write(Data("\(prefix.path)/share/dbus-1/\n\(prefix.path)/share/dbus-1/services/\n\(shared.path)\n".utf8))
+            handle.closeFile()
+        }
         let again = try install(["--debug", "--no-build", "--prefix", prefix.path], home: home)
         #expect(again.status == 0, "\(again.stderr)")
+        if geteuid() == 0 {
+            #expect(!FileManager.default.fileExists(atPath: shared.path), "\(again.stdout)")
+            let recorded = try String(contentsOf: prefix.appendingPathComponent("share/swift-keychain/install-manifest"), encoding: .utf8)
+            #expect(!recorded.contains(shared.path))
+        }
 
         let removed = try install(["--uninstall", "--prefix", prefix.path], home: home)
         #expect(removed.status == 0, "\(removed.stderr)")
