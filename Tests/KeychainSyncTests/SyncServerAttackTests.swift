@@ -146,6 +146,12 @@ struct SyncServerAttackTests {
             let share = try KeyShare(key: chosen, epoch: epoch, groupID: roster.groupID, to: member.identity, by: outcast)
             try group.server.sql("INSERT INTO sync_key_shares VALUES ('\(roster.groupID)', '\(share.recipient)', \(epoch), decode('\(SyncServerAttackTests.hex(share.encoded))', 'hex'))")
         }
+        // And a manifest of the new epoch under that key, as a member's re-key would write one.
+        let version = Int64(try group.server.sql("SELECT version FROM sync_manifests"))! + 1
+        let covered = Int64(try group.server.sql("SELECT revision FROM sync_groups"))!
+        let forgedManifest = try Manifest(version: version, epoch: epoch, coveredRevision: covered, entries: [:])
+            .sealed(with: GroupKeys(groupID: roster.groupID, epochKeys: [epoch: chosen]))
+        try group.server.sql("UPDATE sync_manifests SET version = \(version), epoch = \(epoch), body = decode('\(SyncServerAttackTests.hex(forgedManifest))', 'hex')")
         try group.server.sql("UPDATE sync_groups SET epoch = \(epoch)")
 
         // A member's next push seals nothing under it: the statement is refused, and so is the round.
