@@ -4,7 +4,7 @@ import PostgresNIO
 /// The sync store's tables (docs/sync.md, "The server"), created and upgraded by versioned
 /// migrations. Each migration runs in one transaction under an advisory lock, so two devices
 /// joining at once do not both create the tables; a database with a newer schema is refused.
-enum ServerSchema {
+package enum ServerSchema {
     /// The newest schema this client writes.
     static let version: Int32 = 3
 
@@ -98,8 +98,66 @@ enum ServerSchema {
             """,
             "ALTER TABLE sync_devices ADD COLUMN signing_key bytea",
             "DROP TABLE sync_group_keys",
+            // Where each device connects as a role of its own (administratorSQL), it may change
+            // only the device rows it wrote; the table's owner, and a role shared by every
+            // device, are not limited by this.
+            "ALTER TABLE sync_devices ADD COLUMN db_role name NOT NULL DEFAULT current_user",
+            "ALTER TABLE sync_devices ENABLE ROW LEVEL SECURITY",
+            "CREATE POLICY sync_devices_read ON sync_devices FOR SELECT USING (true)",
+            "CREATE POLICY sync_devices_insert ON sync_devices FOR INSERT WITH CHECK (db_role = current_user)",
+            "CREATE POLICY sync_devices_update ON sync_devices FOR UPDATE USING (db_role = current_user) WITH CHECK (db_role = current_user)",
+            "CREATE POLICY sync_devices_delete ON sync_devices FOR DELETE USING (db_role = current_user)",
         ],
     ]
+
+    /// What each device's role may do, table by table, where devices connect as roles of their
+    /// own: the roster and the key shares only grow (no device can rewrite or drop a decision),
+    /// device rows are limited to their writer by the policies above, and records are written,
+    /// re-sealed and collected by every member.
+    static let devicePrivileges: [(table: String, privileges: String)] = [
+        ("sync_schema_version", "SELECT"),
+        ("sync_groups", "SELECT, INSERT, UPDATE"),
+        ("sync_devices", "SELECT, INSERT, UPDATE"),
+        ("sync_roster", "SELECT, INSERT"),
+        ("sync_key_shares", "SELECT, INSERT"),
+        ("sync_manifests", "SELECT, INSERT, UPDATE"),
+        ("sync_records", "SELECT, INSERT, UPDATE, DELETE"),
+    ]
+
+    /// The SQL an administrator runs once, in the database the devices will use, so that each
+    /// device connects as a role of its own with only the privileges it needs: an owner role
+    /// that holds the tables (no device connects as it), a group role with the devices'
+    /// privileges, and one login role per name in `devices`.
+    package static func administratorSQL(owner: String, deviceGroup: String, devices: [String]) -> String {
+        var lines = [
+            "-- swift-keychain sync: each device connects as a database role of its own (docs/sync.md, \"The server\").",
+            "-- Run once as an administrator, connected to the database the devices will use: psql -d DATABASE -f FILE",
+            "BEGIN;",
+            "CREATE ROLE \(owner) NOLOGIN;",
+            "CREATE ROLE \(deviceGroup) NOLOGIN;",
+            "GRANT USAGE, CREATE ON SCHEMA public TO \(owner);",
+            "GRANT USAGE ON SCHEMA public TO \(deviceGroup);",
+            "SET ROLE \(owner);",
+            "CREATE TABLE sync_schema_version (version integer NOT NULL);",
+            "INSERT INTO sync_schema_version (version) VALUES (\(version));",
+        ]
+        for next in 1...version {
+            lines += (migrations[next] ?? []).map { $0 + ";" }
+        }
+        lines += devicePrivileges.map { "GRANT \($0.privileges) ON \($0.table) TO \(deviceGroup);" }
+        lines.append("RESET ROLE;")
+        lines.append("-- One login role per device; give each a password (ALTER ROLE name PASSWORD '...') or a pg_hba.conf rule,")
+        lines.append("-- and name it in that device's URL: postgresql://ROLE@HOST/DATABASE")
+        lines += devices.map { "CREATE ROLE \($0) LOGIN IN ROLE \(deviceGroup);" }
+        lines.append("COMMIT;")
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Whether `name` can stand unquoted in SQL as a role name: lowercase letters, digits and `_`, not starting with a digit.
+    package static func isPlainRoleName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first), name.count <= 63 else { return false }
+        return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" }
+    }
 
     /// Brings the database to ``version``.
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
@@ -107,7 +165,15 @@ enum ServerSchema {
         do {
             // Any fixed number: it only has to be the same for every client of this schema.
             try await connection.query("SELECT pg_advisory_xact_lock(7273616775)", logger: logger)
-            try await connection.query("CREATE TABLE IF NOT EXISTS sync_schema_version (version integer NOT NULL)", logger: logger)
+            // Looked up first: a device's own role (administratorSQL) may not create tables.
+            var exists = false
+            for try await found in try await connection.query("SELECT to_regclass('sync_schema_version') IS NOT NULL", logger: logger)
+                .decode(Bool.self) {
+                exists = found
+            }
+            if !exists {
+                try await connection.query("CREATE TABLE sync_schema_version (version integer NOT NULL)", logger: logger)
+            }
             var current: Int32?
             for try await value in try await connection.query("SELECT version FROM sync_schema_version", logger: logger).decode(Int32.self) {
                 current = value

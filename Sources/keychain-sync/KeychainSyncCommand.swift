@@ -10,7 +10,7 @@ struct KeychainSyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-sync",
         abstract: "Share a keychain's synchronizable items with other machines through PostgreSQL (docs/sync.md).",
-        subcommands: [Join.self, Approve.self, Now.self, Watch.self, Status.self, RemoveDevice.self, Leave.self])
+        subcommands: [Join.self, Approve.self, Now.self, Watch.self, Status.self, RemoveDevice.self, Leave.self, ServerSetup.self])
 }
 
 /// The keychain to work on, as keychainctl chooses it.
@@ -236,5 +236,32 @@ struct Leave: AsyncParsableCommand {
             try await choice.engine().leave()
             print("left the sync group")
         }
+    }
+}
+
+struct ServerSetup: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "server-setup",
+        abstract: "Print the SQL that sets a database up so that each device connects as a role of its own, with least privilege.",
+        discussion: """
+        An administrator runs it once in the database (psql -d DATABASE -f FILE) before any device joins. Each \
+        device then names its own role in its URL, and can change no device row but its own; no device can \
+        rewrite or delete the group's roster or key shares.
+        """)
+    @Option(help: "The role that owns the tables (no device connects as it).")
+    var owner = "keychain_sync_owner"
+    @Option(name: .customLong("devices-role"), help: "The group role that holds the devices' privileges.")
+    var devicesRole = "keychain_sync_device"
+    @Option(name: .customLong("device"), help: "A login role to create for one device (repeat for each).")
+    var devices: [String] = []
+
+    func validate() throws {
+        for name in [owner, devicesRole] + devices where !ServerSchema.isPlainRoleName(name) {
+            throw ValidationError("'\(TerminalText.safe(name))' is not a plain role name (lowercase letters, digits and _, not starting with a digit)")
+        }
+    }
+
+    func run() {
+        print(ServerSchema.administratorSQL(owner: owner, deviceGroup: devicesRole, devices: devices), terminator: "")
     }
 }
