@@ -106,7 +106,9 @@ extension SecretService {
         }
         if matches(call, interface, "Delete") {
             do {
-                try collection.delete(id: id)
+                // An item that needs the user is locked for a client without a prompt's grant:
+                // `IsLocked` here as for GetSecret, and `Unlock` on it prompts first.
+                try collection.delete(id: id, grant: grant(for: call.sender, item: canonicalPath))
                 collectionChanged(name, item: canonicalPath, member: "ItemDeleted")
                 return .values([.objectPath(SecretServiceNames.noObject)])
             } catch {

@@ -96,9 +96,10 @@ extension SecretService {
         }
     }
 
-    /// Asks for the keychain password, as for an unlock, to open an item that needs the user.
+    /// Asks for the keychain password, as for an unlock, to open an item that needs the user
+    /// (to read it, change it or delete it).
     private func grantWithPrompter(_ collection: any SecretCollection, label: String) -> AccessGrant? {
-        askForPassword("An application wants to read an item of the keychain \u{201C}\(label)\u{201D} that requires your password each time. Enter the keychain's password to allow it.") { password in
+        askForPassword("An application wants to use an item of the keychain \u{201C}\(label)\u{201D} that requires your password each time. Enter the keychain's password to allow it.") { password in
             try? collection.grant(password: password)
         }
     }

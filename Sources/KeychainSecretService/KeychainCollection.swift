@@ -233,7 +233,13 @@ package final class KeychainCollection: SecretCollection {
         try update(id: id, changes: changes, secret: nil)
     }
 
-    package func delete(id: String) throws(SecretCollectionError) {
+    /// The keychain itself lets any process of the user delete such an item without asking
+    /// (`SecItemDelete` does not authenticate, as on Apple platforms); the Secret Service shows
+    /// it as locked, so a D-Bus client must hold the same grant to delete it as to read it.
+    package func delete(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) {
+        // Throws `.locked` for an item that needs the user when there is no grant (or one that
+        // does not open it), `.noSuchItem` for one that is gone.
+        _ = try stored(id: id, withSecret: false, grant: grant)
         let (itemClass, reference) = try Self.parse(id)
         do {
             try file.delete(ItemQuery(itemClass: itemClass, persistentReference: reference), identity: identity)

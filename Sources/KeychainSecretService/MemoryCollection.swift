@@ -92,7 +92,8 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
         try change(id) { $0.record.attributes = attributes }
     }
 
-    package func delete(id: String) throws(SecretCollectionError) {
+    /// Nothing here needs the user, so `grant` is not looked at.
+    package func delete(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) {
         let removed = mutex.withLock {
             guard items.removeValue(forKey: id) != nil else { return false }
             order.removeAll { $0 == id }

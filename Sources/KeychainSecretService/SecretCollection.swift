@@ -104,7 +104,9 @@ package protocol SecretCollection: AnyObject, Sendable {
     func setSecret(id: String, _ secret: SecretValue) throws(SecretCollectionError)
     func setLabel(id: String, _ label: String) throws(SecretCollectionError)
     func setAttributes(id: String, _ attributes: [String: String]) throws(SecretCollectionError)
-    func delete(id: String) throws(SecretCollectionError)
+    /// Deletes the item. One whose access control needs the user is `.locked` without a `grant`
+    /// for it, as for reading it: over D-Bus, deleting such an item needs the same prompt.
+    func delete(id: String, grant: AccessGrant?) throws(SecretCollectionError)
 
     /// Locks the collection (for a keychain: what `keychainctl lock-keychain` does).
     func lock() throws(SecretCollectionError)

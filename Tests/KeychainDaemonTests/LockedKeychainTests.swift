@@ -65,23 +65,43 @@ import Testing
         #expect(!sandbox.log.contains(Self.password))
     }
 
-    /// An item whose access control needs the user is listed as locked even while the keychain
-    /// is unlocked; unlocking it prompts, and opens it for that client only.
-    @Test func anItemThatNeedsTheUserPromptsForEachClient() throws {
-        try Self.requirePrompter()
+    /// A sandbox whose keychain has a password, is unlocked and holds one item (service `bank`,
+    /// account `me`, secret `1234`) whose access control needs the user; keychaind's prompts go
+    /// to a tmux pane. The caller closes the terminal and locks the file.
+    static func protectedItemSandbox() throws -> (DaemonSandbox, TmuxSession, KeychainFile) {
+        try requirePrompter()
         let sandbox = try DaemonSandbox(nil)
         let terminal = try TmuxSession(socket: sandbox.home.appendingPathComponent("tmux.sock").path, session: "prompts", shellLine: "sleep 600")
-        defer { terminal.close() }
         // Written the way SecItemAdd writes an item with kSecAttrAccessControl (.userPresence).
         let deviceKey = try DeviceKey.load(from: sandbox.home.appendingPathComponent("config/swift-keychain/device-key"), create: true)
         let file = try KeychainFile.open(at: sandbox.home.appendingPathComponent("data/keychains/login.keychain-db"), deviceKey: deviceKey)
-        try file.setPassword(Self.password, currentPassword: nil)
+        try file.setPassword(password, currentPassword: nil)
         _ = try file.add(.genericPassword, attributes: [AttributeName.service: .string("bank"), AttributeName.account: .string("me")],
                          secret: Data("1234".utf8), identity: .unconfigured,
                          accessControl: ItemAccessControl(encoded: Data("presence".utf8), requiresAuthentication: true))
-        defer { file.lock() }
         try sandbox.start(extraEnvironment: ["SWIFT_KEYCHAIN_PINENTRY": "/usr/bin/pinentry-tty",
                                              "SWIFT_KEYCHAIN_PINENTRY_TTY": try terminal.paneTerminal(), "TERM": "xterm"])
+        return (sandbox, terminal, file)
+    }
+
+    /// The `(unlocked, locked)` item paths a `SearchItems` for `service` answers.
+    static func search(_ sandbox: DaemonSandbox, service: String) throws -> (unlocked: [DBusValue], locked: [DBusValue])? {
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
+        let search = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
+                                     member: "SearchItems", arguments: [.array(elementSignature: "{ss}", [.dictEntry(.string("service"), .string(service))])])
+        guard search.count == 2, case .array(_, let unlocked) = search[0], case .array(_, let locked) = search[1] else { return nil }
+        return (unlocked, locked)
+    }
+
+    /// An item whose access control needs the user is listed as locked even while the keychain
+    /// is unlocked; unlocking it prompts, and opens it for that client only.
+    @Test func anItemThatNeedsTheUserPromptsForEachClient() throws {
+        let (sandbox, terminal, file) = try Self.protectedItemSandbox()
+        defer {
+            terminal.close()
+            file.lock()
+        }
         #expect(try Self.isLocked(sandbox) == false)
         for attempt in 1...2 {
             // Each secret-tool run is a new client: each is asked.
@@ -93,16 +113,14 @@ import Testing
             #expect(result?.stdout == "1234")
         }
         // Without a prompt, a client reads nothing of it.
-        let client = try DBusConnection.session(address: sandbox.busAddress)
-        defer { client.close() }
-        let search = try client.call(destination: "org.freedesktop.secrets", path: "/org/freedesktop/secrets", interface: "org.freedesktop.Secret.Service",
-                                     member: "SearchItems", arguments: [.array(elementSignature: "{ss}", [.dictEntry(.string("service"), .string("bank"))])])
-        guard search.count == 2, case .array(_, let unlocked) = search[0], case .array(_, let locked) = search[1],
-              case .objectPath(let item)? = locked.first else {
-            Issue.record("unexpected reply \(search)")
+        let found = try Self.search(sandbox, service: "bank")
+        guard let found, case .objectPath(let item)? = found.locked.first else {
+            Issue.record("unexpected reply \(String(describing: found))")
             return
         }
-        #expect(unlocked.isEmpty)
+        #expect(found.unlocked.isEmpty)
+        let client = try DBusConnection.session(address: sandbox.busAddress)
+        defer { client.close() }
         let properties = try client.call(destination: "org.freedesktop.secrets", path: item, interface: "org.freedesktop.DBus.Properties",
                                          member: "GetAll", arguments: [.string("org.freedesktop.Secret.Item")])
         #expect("\(properties)".contains("Locked\"), .variant(.boolean(true)))") || "\(properties)".contains("boolean(true)"))

@@ -123,6 +123,24 @@ import Testing
         #expect(throws: SecretCollectionError.noSuchItem) { try collection.item(id: "g" + String(repeating: "0", count: 32)) }
     }
 
+    /// The keychain deletes such an item for anyone who asks (as `SecItemDelete` does); the
+    /// collection, like its reads, wants the grant the keychain password gives.
+    @Test func anItemThatNeedsTheUserIsDeletedOnlyWithAGrant() throws {
+        let keychain = try TestKeychain()
+        try keychain.file.setPassword("pw", currentPassword: nil)
+        let stored = try keychain.file.add(.genericPassword, attributes: [AttributeName.service: .string("bank"), AttributeName.account: .string("me")],
+                                           secret: Data("1234".utf8), identity: .unconfigured,
+                                           accessControl: ItemAccessControl(encoded: Data("presence".utf8), requiresAuthentication: true))
+        let collection = KeychainCollection(file: keychain.file, label: "Login")
+        let id = KeychainCollection.id(of: stored)
+        #expect(collection.needsGrant(id: id))
+        #expect(throws: SecretCollectionError.locked) { try collection.delete(id: id) }
+        #expect(collection.needsGrant(id: id))
+        try collection.delete(id: id, grant: try collection.grant(password: "pw"))
+        #expect(!collection.needsGrant(id: id))
+        #expect(throws: SecretCollectionError.noSuchItem) { try collection.delete(id: id, grant: try collection.grant(password: "pw")) }
+    }
+
     @Test func lockedKeychainSaysLocked() throws {
         let keychain = try TestKeychain()
         let collection = KeychainCollection(file: keychain.file, label: "Login")
