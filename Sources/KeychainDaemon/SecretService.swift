@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 package import KeychainDBus
 package import KeychainSecretService
 package import Logging
@@ -17,6 +20,8 @@ package final class SecretService: Sendable {
     let prompter: any PasswordPrompter
     let state: Locked<ServiceState>
     let limits: Limits
+    /// The Unix user whose programs may call (the one keychaind runs as: whose keychain it serves).
+    let servedUser = UInt32(geteuid())
     /// Makes the collection `CreateCollection` asks for (a new keychain file), or nil if it cannot.
     let makeCollection: @Sendable (_ name: String, _ label: String) -> (any SecretCollection)?
     /// Asked to look again for collections when a call names one that is not served
@@ -59,6 +64,7 @@ package final class SecretService: Sendable {
     /// Answers one call. Never traps on what a client sends: a malformed call gets the spec's
     /// error, and nothing changes.
     package func handle(_ call: DBusMethodCall) -> DBusReply {
+        if let refusal = refusal(of: call) { return refusal }
         guard let object = SecretObjectPath(call.path) else {
             return .failure(SecretServiceError.unknownObject, "No object at \(call.path)")
         }
@@ -202,6 +208,8 @@ struct ServiceState {
     var prompts: [String: PendingPrompt] = [:]
     /// Items that need the user, opened for one client by a prompt: client, then item path.
     var grants: [String: [String: ItemGrant]] = [:]
+    /// Every client connection that has called, by unique name, with what the bus said of it.
+    var callers: [String: Caller] = [:]
     var nextSession = 1
     var nextPrompt = 1
 
@@ -253,6 +261,7 @@ struct ServiceState {
         for id in sessionIDs { sessions[id] = nil }
         for id in promptIDs { prompts[id] = nil }
         grants[peer] = nil
+        callers[peer] = nil
         return (sessionIDs.count, promptIDs.count)
     }
 }

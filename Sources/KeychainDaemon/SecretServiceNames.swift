@@ -45,4 +45,5 @@ package enum SecretServiceError {
     package static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
     package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
     package static let failed = "org.freedesktop.DBus.Error.Failed"
+    package static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
 }

@@ -22,6 +22,8 @@ final class DaemonSandbox: @unchecked Sendable {
     // @unchecked: the processes are started in init and only stopped in stop()/deinit.
     let home: URL
     let busAddress: String
+    /// Where the bus listens when other users may connect to it (a folder they can reach).
+    private let sharedFolder: URL?
     private let bus: Process
     private(set) var daemon: Process?
     private var daemonIsKeychaind = true
@@ -37,9 +39,18 @@ final class DaemonSandbox: @unchecked Sendable {
     /// - Parameters:
     ///   - provider: what to start on the bus (nil: nothing yet).
     ///   - serviceDirectory: a folder of D-Bus activation files the bus may start services from.
-    init(_ provider: Provider? = .keychaind, extraEnvironment: [String: String] = [:], serviceDirectory: URL? = nil) throws {
+    ///   - busOpenToEveryUser: the bus lets every user of the machine connect (`<allow user="*"/>`,
+    ///     on a socket they can reach), as a carelessly configured bus would; by default only the
+    ///     user running the tests may.
+    init(_ provider: Provider? = .keychaind, extraEnvironment: [String: String] = [:], serviceDirectory: URL? = nil,
+         busOpenToEveryUser: Bool = false) throws {
         home = FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-tests-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        sharedFolder = busOpenToEveryUser
+            ? FileManager.default.temporaryDirectory.appendingPathComponent("keychaind-bus-\(UUID().uuidString)", isDirectory: true) : nil
+        if let sharedFolder {
+            try FileManager.default.createDirectory(at: sharedFolder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        }
         // A bus of our own with no service files, so no other provider can be activated on it.
         let config = home.appendingPathComponent("bus.conf")
         try """
@@ -47,10 +58,11 @@ final class DaemonSandbox: @unchecked Sendable {
          "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
         <busconfig>
           <type>session</type>
-          <listen>unix:dir=\(home.path)</listen>
+          <listen>\(sharedFolder.map { "unix:path=\($0.path)/bus" } ?? "unix:dir=\(home.path)")</listen>
           <auth>EXTERNAL</auth>
         \(serviceDirectory.map { "  <servicedir>\($0.path)</servicedir>" } ?? "")
           <policy context="default">
+        \(busOpenToEveryUser ? "    <allow user=\"*\"/>" : "")
             <allow send_destination="*" eavesdrop="true"/>
             <allow eavesdrop="true"/>
             <allow own="*"/>
@@ -86,6 +98,7 @@ final class DaemonSandbox: @unchecked Sendable {
         // SIGKILL: the test runner starts children with SIGTERM blocked, and the bus holds nothing.
         if bus.isRunning { kill(bus.processIdentifier, SIGKILL); _ = bus.waitForExit() }
         try? FileManager.default.removeItem(at: home)
+        if let sharedFolder { try? FileManager.default.removeItem(at: sharedFolder) }
     }
 
     /// The environment every program of this sandbox runs with.
