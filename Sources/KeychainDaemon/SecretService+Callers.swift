@@ -33,6 +33,15 @@ extension SecretService {
         return user == servedUser ? nil : accessDenied()
     }
 
+    /// How a prompt names the program of the client `sender`: asked of the bus and the kernel
+    /// the first time one of its prompts runs, then kept for the connection (``CallerProgram``).
+    func programName(of sender: String) -> String {
+        if let known = state.withLock({ $0.callers[sender]?.program }) { return known }
+        let program = CallerProgram.describe(processID: try? connection.processID(of: sender))
+        state.withLock { $0.callers[sender]?.program = program }
+        return program
+    }
+
     private func accessDenied() -> DBusReply {
         .failure(SecretServiceError.accessDenied, "The Secret Service of this user serves only this user's programs")
     }
@@ -42,4 +51,6 @@ extension SecretService {
 struct Caller {
     /// The Unix user the connection was made by.
     let user: UInt32
+    /// How a prompt names its program; nil until one of its prompts first runs.
+    var program: String?
 }

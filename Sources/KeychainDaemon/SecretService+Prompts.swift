@@ -43,9 +43,11 @@ extension SecretService {
                 return prompt.action
             }
             guard let action else { return noSuchObject(path) }
+            // Named now, while the client waits on its connection for this answer.
+            let program = programName(of: call.sender)
             // The prompter may wait for a person for minutes: never on the dispatch thread.
             Thread.detachNewThread { [self] in
-                let (dismissed, result) = run(action, owner: call.sender)
+                let (dismissed, result) = run(action, owner: call.sender, program: program)
                 state.withLock { _ = $0.prompts.removeValue(forKey: id) }
                 emit(path, interface, "Completed", [.boolean(dismissed), .variant(result)])
             }
@@ -64,14 +66,15 @@ extension SecretService {
         return unknownMethod(call)
     }
 
-    /// Carries out a prompt's action for `owner`: whether it was dismissed, and the result the
+    /// Carries out a prompt's action for `owner`, whose program the prompts name as `program`
+    /// (``CallerProgram/describe(processID:)``): whether it was dismissed, and the result the
     /// spec wants.
-    private func run(_ action: PendingPrompt.Action, owner: String) -> (Bool, DBusValue) {
+    private func run(_ action: PendingPrompt.Action, owner: String, program: String) -> (Bool, DBusValue) {
         switch action {
         case .unlock(let names, let items, let objects):
             for name in names {
                 guard let collection = collection(name), collection.isLocked else { continue }
-                guard unlockWithPrompter(collection, label: collection.label) else {
+                guard unlockWithPrompter(collection, label: collection.label, program: program) else {
                     logger.info("an unlock prompt was dismissed", metadata: ["collection": "\(name)"])
                     return (true, .objectPaths([]))
                 }
@@ -79,7 +82,7 @@ extension SecretService {
             }
             for path in items {
                 guard let name = owningCollection(path), let collection = collection(name) else { continue }
-                guard let grant = grantWithPrompter(collection, label: collection.label) else {
+                guard let grant = grantWithPrompter(collection, label: collection.label, program: program) else {
                     logger.info("a prompt for a protected item was dismissed", metadata: ["collection": "\(name)"])
                     return (true, .objectPaths([]))
                 }
@@ -98,16 +101,16 @@ extension SecretService {
 
     /// Asks for the keychain password, as for an unlock, to open an item that needs the user
     /// (to read it, change it or delete it).
-    private func grantWithPrompter(_ collection: any SecretCollection, label: String) -> AccessGrant? {
-        askForPassword("An application wants to use an item of the keychain \u{201C}\(label)\u{201D} that requires your password each time. Enter the keychain's password to allow it.") { password in
+    private func grantWithPrompter(_ collection: any SecretCollection, label: String, program: String) -> AccessGrant? {
+        askForPassword("\(program) wants to use an item of the keychain \u{201C}\(label)\u{201D} that requires your password each time. Enter the keychain's password to allow it.") { password in
             try? collection.grant(password: password)
         }
     }
 
     /// Asks for the keychain password until it opens the collection, the person gives up, or
     /// the tries run out. True when the collection ended up unlocked.
-    private func unlockWithPrompter(_ collection: any SecretCollection, label: String) -> Bool {
-        askForPassword("An application wants to use the keychain \u{201C}\(label)\u{201D}, which is locked. Enter its password to unlock it.") { password in
+    private func unlockWithPrompter(_ collection: any SecretCollection, label: String, program: String) -> Bool {
+        askForPassword("\(program) wants to use the keychain \u{201C}\(label)\u{201D}, which is locked. Enter its password to unlock it.") { password in
             (try? collection.unlock(password: password)) != nil && !collection.isLocked ? true : nil
         } ?? false
     }

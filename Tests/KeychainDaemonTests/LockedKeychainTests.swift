@@ -52,7 +52,9 @@ import Testing
         #expect(try Self.isLocked(sandbox) == true)
         // secret-tool finds the item locked, asks to unlock it, and the prompt appears on the terminal.
         let lookup = Thread.runDetached { try? sandbox.secretTool(["lookup", "service", "vault", "username", "me"]) }
-        try terminal.waitFor("Password:")
+        let prompt = try terminal.waitFor("Password:")
+        // The prompt names the program that asked, as the kernel knows it.
+        #expect(prompt.contains("The program /usr/bin/secret-tool wants to use the keychain"), "\(prompt)")
         terminal.type("wrong password")
         try terminal.waitFor("not the keychain's password")
         terminal.type(Self.password)
@@ -106,7 +108,8 @@ import Testing
         for attempt in 1...2 {
             // Each secret-tool run is a new client: each is asked.
             let lookup = Thread.runDetached { try? sandbox.secretTool(["lookup", "service", "bank", "username", "me"]) }
-            try terminal.waitFor("requires your password", occurrences: attempt)
+            let prompt = try terminal.waitFor("requires your password", occurrences: attempt)
+            #expect(prompt.contains("The program /usr/bin/secret-tool wants to use an item"), "\(prompt)")
             terminal.type(Self.password)
             let result = lookup.wait().flatMap { $0 }
             #expect(result?.status == 0, "\(String(describing: result))\n\(sandbox.log)")
