@@ -73,9 +73,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        // The terminal password prompt (the reader and its line editor) that keychainctl and the
+        // terminal authenticator share: above the engine, which holds only the keychain file.
+        .target(name: "KeychainTerminal", dependencies: ["KeychainStore", "CKeychainSystem"], swiftSettings: strict),
         .target(
             name: "KeychainAuthentication",
-            dependencies: [.target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi]))],
+            dependencies: [
+                .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .target(name: "KeychainTerminal", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+            ],
             swiftSettings: strict + useSystemFrameworks
         ),
         .target(
@@ -129,6 +135,7 @@ let package = Package(
                 "KeychainctlCommandLine",
                 "KeychainServices",
                 "KeychainStore",
+                "KeychainTerminal",
                 "CKeychainSystem",
                 "KeychainSecretService",  // import --from gnome-keyring
                 // export-key / import-key: PEM and DER key files.
@@ -187,7 +194,7 @@ let package = Package(
         .target(name: "KeychainTestSupport", dependencies: ["KeychainStore", "KeychainAuthentication"], path: "Tests/Support"),
         .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
-        .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTerminal", "KeychainTestSupport"]),
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus", "KeychainLocking"], swiftSettings: strict),

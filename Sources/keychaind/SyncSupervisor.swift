@@ -69,7 +69,7 @@ final class SyncSupervisor: @unchecked Sendable {
         if child.isRunning { kill(child.processIdentifier, SIGKILL) }
     }
 
-    private var stateFile: URL { SyncStateFile.location(forKeychain: keychain) }
+    private var stateFile: URL { KeychainPaths.syncState(forKeychain: keychain) }
 
     private func modificationDate() -> Date? {
         (try? FileManager.default.attributesOfItem(atPath: stateFile.path))?[.modificationDate] as? Date

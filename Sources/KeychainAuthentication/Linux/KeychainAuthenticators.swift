@@ -1,6 +1,7 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
 import KeychainStore
+import KeychainTerminal
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,6 +1,7 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
 import KeychainStore
+import KeychainTerminal
 
 /// Asks for the keychain password on the process's controlling terminal, like `sudo` does.
 ///

@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// One SQLite connection. Not thread-safe: the engine lends it out under a lock, never shares it.
-final class SQLiteConnection {
+package final class SQLiteConnection {
     private(set) var handle: OpaquePointer?
     private var statements: [String: SQLiteStatement] = [:]
     /// Statements handed out since the last ``resetAll()``. A statement stopped before its last
@@ -17,7 +17,7 @@ final class SQLiteConnection {
     let path: String
 
     /// Opens an existing database file (the engine creates the file itself, with the right mode).
-    init(path: String, readOnly: Bool = false) throws(KeychainStoreError) {
+    package init(path: String, readOnly: Bool = false) throws(KeychainStoreError) {
         self.path = path
         var db: OpaquePointer?
         // No mutex of SQLite's own around the connection: this class is not thread-safe anyway
@@ -47,7 +47,7 @@ final class SQLiteConnection {
 
     /// Closes the connection now rather than at deinit, so that SQLite checkpoints the WAL into
     /// the file and removes it before the caller goes on (used when creating a keychain).
-    func close() throws(KeychainStoreError) {
+    package func close() throws(KeychainStoreError) {
         lent.removeAll()
         statements.removeAll()
         let rc = sqlite3_close(handle)
@@ -56,7 +56,7 @@ final class SQLiteConnection {
     }
 
     /// Runs SQL that returns no rows (may hold several statements).
-    func execute(_ sql: String) throws(KeychainStoreError) {
+    package func execute(_ sql: String) throws(KeychainStoreError) {
         let rc = sqlite3_exec(handle, sql, nil, nil, nil)
         guard rc == SQLITE_OK else { throw SQLiteConnection.error(rc, handle, context: "exec") }
     }
@@ -81,7 +81,7 @@ final class SQLiteConnection {
     private enum Point { case begin, commit }
 
     /// A prepared statement for `sql`, reused across calls (reset and cleared of bindings).
-    func statement(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
+    package func statement(_ sql: String) throws(KeychainStoreError) -> SQLiteStatement {
         let statement = try prepared(sql)
         statement.reset()
         lent.append(statement)
@@ -107,7 +107,7 @@ final class SQLiteConnection {
 
     /// Runs `body` in a transaction: committed if it returns, rolled back if it throws.
     /// Writers take the lock up front (IMMEDIATE) so two processes never deadlock upgrading.
-    func transaction<T>(write: Bool, _ body: () throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
+    package func transaction<T>(write: Bool, _ body: () throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
         try control(write ? "BEGIN IMMEDIATE" : "BEGIN DEFERRED", point: .begin)
         do {
             let result = try body()

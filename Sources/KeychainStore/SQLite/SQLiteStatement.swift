@@ -6,7 +6,7 @@ import Foundation
 #endif
 
 /// A prepared statement owned by one connection.
-final class SQLiteStatement {
+package final class SQLiteStatement {
     private let raw: OpaquePointer
     private unowned let connection: SQLiteConnection
 
@@ -17,12 +17,12 @@ final class SQLiteStatement {
 
     deinit { sqlite3_finalize(raw) }
 
-    func reset() {
+    package func reset() {
         sqlite3_reset(raw)
         sqlite3_clear_bindings(raw)
     }
 
-    enum Value {
+    package enum Value {
         case integer(Int64)
         case real(Double)
         case text(String)
@@ -30,7 +30,7 @@ final class SQLiteStatement {
         case null
     }
 
-    func bind(_ values: [Value]) {
+    package func bind(_ values: [Value]) {
         for (offset, value) in values.enumerated() { bind(value, at: Int32(offset + 1)) }
     }
 
@@ -50,7 +50,7 @@ final class SQLiteStatement {
     }
 
     /// Advances to the next row; false when done.
-    func step() throws(KeychainStoreError) -> Bool {
+    package func step() throws(KeychainStoreError) -> Bool {
         #if DEBUG
         if let injected = FaultInjection.fault(.sqliteStep, writes: sqlite3_stmt_readonly(raw) == 0) {
             throw connection.makeError(injected, context: "step")
@@ -73,19 +73,19 @@ final class SQLiteStatement {
     }
 
     /// Runs a statement that returns no rows.
-    func run(_ values: [Value] = []) throws(KeychainStoreError) {
+    package func run(_ values: [Value] = []) throws(KeychainStoreError) {
         bind(values)
         defer { sqlite3_reset(raw) }
         while try step() {}
     }
 
-    func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
+    package func int64(_ column: Int32) -> Int64 { sqlite3_column_int64(raw, column) }
     func isNull(_ column: Int32) -> Bool { sqlite3_column_type(raw, column) == SQLITE_NULL }
-    func text(_ column: Int32) -> String? {
+    package func text(_ column: Int32) -> String? {
         guard let p = sqlite3_column_text(raw, column) else { return nil }
         return String(cString: p)
     }
-    func blob(_ column: Int32) -> Data? {
+    package func blob(_ column: Int32) -> Data? {
         guard sqlite3_column_type(raw, column) != SQLITE_NULL else { return nil }
         let count = Int(sqlite3_column_bytes(raw, column))
         guard count > 0, let p = sqlite3_column_blob(raw, column) else { return Data() }

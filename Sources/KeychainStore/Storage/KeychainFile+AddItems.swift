@@ -69,10 +69,10 @@ extension KeychainFile.State {
             try writeRow(table, .new(rowid), persistentReference: reference, attributes: item, sealedSecret: sealed, primaryKey: primaryKey)
             return StoredItem(itemClass: itemClass, persistentReference: reference, attributes: item, secret: secret)
         } catch where error.status == KeychainStoreError.duplicateItem.status {
-            guard let existing = try row(withPrimaryKey: primaryKey, in: table), existing.1 else { throw .duplicateItem }
-            let sealed = try sealSecret(secret, table: table, persistentReference: existing.2, protection: protection, presenceKey: presenceKey)
-            try writeRow(table, .existing(existing.0), persistentReference: existing.2, attributes: item, sealedSecret: sealed, primaryKey: primaryKey)
-            return StoredItem(itemClass: itemClass, persistentReference: existing.2, attributes: item, secret: secret)
+            guard let existing = try row(withPrimaryKey: primaryKey, in: table), existing.isTombstone else { throw .duplicateItem }
+            let sealed = try sealSecret(secret, table: table, persistentReference: existing.persistentReference, protection: protection, presenceKey: presenceKey)
+            try writeRow(table, .existing(existing.rowid), persistentReference: existing.persistentReference, attributes: item, sealedSecret: sealed, primaryKey: primaryKey)
+            return StoredItem(itemClass: itemClass, persistentReference: existing.persistentReference, attributes: item, secret: secret)
         }
     }
 }

@@ -94,7 +94,12 @@ extension KeychainFile {
         let items = try decodeBackupItems(plaintext)
         return try withItemTransaction { state throws(KeychainStoreError) -> Int in
             var changed = 0
-            for item in items where try state.merge(item) { changed += 1 }
+            for item in items {
+                // Device-only items never leave their device, whatever a backup says.
+                guard let protection = item.attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:)),
+                      !protection.isThisDeviceOnly else { continue }
+                if try state.merge(item, protection: protection, policy: .backup) != .keptLocal { changed += 1 }
+            }
             return changed
         }
     }
@@ -132,35 +137,6 @@ extension KeychainFile {
 
     private func append(_ value: UInt32, to data: inout Data) {
         withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) }
-    }
-}
-
-extension KeychainFile.State {
-    /// Adds `item` or replaces the local item with the same primary key if `item` is newer.
-    /// Returns whether anything changed.
-    func merge(_ item: StoredItem) throws(KeychainStoreError) -> Bool {
-        let table = ItemTable(item.itemClass)
-        guard let protection = item.attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:)),
-              !protection.isThisDeviceOnly else { return false }
-        let key = primaryKeyIndex(table, item.attributes)
-        if let (rowid, isTombstone, localReference) = try row(withPrimaryKey: key, in: table) {
-            if !isTombstone {
-                let local = try matchingRows(ItemQuery(itemClass: item.itemClass, persistentReference: localReference),
-                                             identity: .administrator(), limit: 1, openSecrets: false).first
-                guard let local, KeychainFile.incomingWins(item.attributes, over: local.attributes) else { return false }
-            }
-            // The local identity is kept on the winner, as Security's merge does.
-            let sealed = try sealSecret(item.secret, table: table, persistentReference: localReference, protection: protection)
-            try writeRow(table, .existing(rowid), persistentReference: localReference, attributes: item.attributes, sealedSecret: sealed)
-            return true
-        }
-        // The item keeps the reference it had in the backup (a `_refs` entry, since it does not
-        // name the row it gets here), unless a local item already has it.
-        let (rowid, fresh) = try newRow(table)
-        let reference = try isInUse(item.persistentReference, in: table) ? fresh : item.persistentReference
-        let sealed = try sealSecret(item.secret, table: table, persistentReference: reference, protection: protection)
-        try writeRow(table, .restored(rowid), persistentReference: reference, attributes: item.attributes, sealedSecret: sealed)
-        return true
     }
 }
 

@@ -306,8 +306,8 @@ extension KeychainFile.State {
         let newKey = keyAttributesChanged ? primaryKeyIndex(table, attributes) : nil
         let keyChanges = keyAttributesChanged && primaryKeyIndex(table, row.attributes) != newKey
         if keyChanges, let newKey, let clash = try self.row(withPrimaryKey: newKey, in: table, excluding: row.rowid) {
-            guard clash.1 else { throw .duplicateItem }
-            try deleteRow(table, rowid: clash.0, persistentReference: clash.2)
+            guard clash.isTombstone else { throw .duplicateItem }
+            try deleteRow(table, rowid: clash.rowid, persistentReference: clash.persistentReference)
         }
 
         let sealedSecret = try resealedSecret(row, table: table, protection: newProtection,

@@ -231,14 +231,21 @@ extension KeychainFile.State {
                                    reserve: writeRandom)
     }
 
-    /// The row holding `primaryKey` other than `excluding`, if any: (rowid, is tombstone, persistref).
-    func row(withPrimaryKey primaryKey: Data, in table: ItemTable, excluding: Int64? = nil) throws(KeychainStoreError) -> (Int64, Bool, Data)? {
+    /// A row found by its primary key.
+    struct PrimaryKeyRow {
+        let rowid: Int64
+        let isTombstone: Bool
+        let persistentReference: Data
+    }
+
+    /// The row holding `primaryKey` other than `excluding`, if any.
+    func row(withPrimaryKey primaryKey: Data, in table: ItemTable, excluding: Int64? = nil) throws(KeychainStoreError) -> PrimaryKeyRow? {
         let statement = try db.statement("SELECT rowid, tomb, persistref FROM \(table.name) WHERE pk = ?")
         statement.bind([.blob(primaryKey)])
         while try statement.step() {
             let rowid = statement.int64(0)
             if rowid == excluding { continue }
-            return (rowid, statement.int64(1) != 0, statement.blob(2) ?? Data())
+            return PrimaryKeyRow(rowid: rowid, isTombstone: statement.int64(1) != 0, persistentReference: statement.blob(2) ?? Data())
         }
         return nil
     }

@@ -20,6 +20,12 @@ package enum KeychainPaths {
             .appendingPathComponent("login.keychain-db")
     }
 
+    /// Where the sync state of the keychain at `keychain` lives (`<keychain>.sync`, beside it):
+    /// the sync engine keeps it, keychaind watches it to know when a keychain joined a group.
+    package static func syncState(forKeychain keychain: URL) -> URL {
+        URL(fileURLWithPath: keychain.path + ".sync")
+    }
+
     static func dataHome(environment: [String: String]) -> URL {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg, isDirectory: true) }
         return home(environment).appendingPathComponent(".local/share", isDirectory: true)

@@ -13,7 +13,7 @@ import Darwin
 
 /// File operations for key material and keychain files: private modes, no symlinks, never
 /// overwriting what exists.
-enum SecureFile {
+package enum SecureFile {
     enum CreateResult { case created, alreadyExists }
 
     /// Makes `directory` (and missing parents); the last component gets mode 0700.
@@ -154,7 +154,7 @@ enum SecureFile {
     }
 
     /// Creates an empty private file for SQLite to open, unless one exists.
-    static func createEmptyPrivateFile(_ path: String) throws(KeychainStoreError) {
+    package static func createEmptyPrivateFile(_ path: String) throws(KeychainStoreError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         if fd < 0 {
             if errno == EEXIST { return }

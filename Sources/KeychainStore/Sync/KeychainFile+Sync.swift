@@ -73,27 +73,6 @@ extension KeychainFile.State {
         guard KeychainFile.isSyncEligible(item.attributes),
               let protection = item.attributes[AttributeName.accessible]?.stringValue.flatMap(ProtectionClass.init(pdmn:))
         else { return .ineligible }
-        let table = ItemTable(item.itemClass)
-        let isTombstone = item.attributes[AttributeName.tombstone]?.integerValue == 1
-        let secret = isTombstone ? nil : item.secret
-        let key = primaryKeyIndex(table, item.attributes)
-        if let (rowid, localIsTombstone, localReference) = try row(withPrimaryKey: key, in: table) {
-            // Named explicitly: a lookup by reference alone would not see a tombstone.
-            let local = try matchingRows(ItemQuery(itemClass: item.itemClass,
-                                                   filters: [AttributeName.tombstone: .integer(localIsTombstone ? 1 : 0)],
-                                                   persistentReference: localReference),
-                                         identity: .administrator(), limit: 1, openSecrets: false).first
-            if let local, !KeychainFile.incomingWins(item.attributes, over: local.attributes) { return .keptLocal }
-            let sealed = isTombstone ? nil : try sealSecret(secret, table: table, persistentReference: localReference, protection: protection)
-            try writeRow(table, .existing(rowid), persistentReference: localReference, attributes: item.attributes,
-                         sealedSecret: sealed, primaryKey: key,
-                         changedNames: local.map { KeychainFile.State.attributeNames(differingFrom: $0.attributes, in: item.attributes) })
-            return .applied
-        }
-        let (rowid, reference) = try newRow(table)
-        let sealed = isTombstone ? nil : try sealSecret(secret, table: table, persistentReference: reference, protection: protection)
-        try writeRow(table, .new(rowid), persistentReference: reference, attributes: item.attributes,
-                     sealedSecret: sealed, primaryKey: key)
-        return .applied
+        return try merge(item, protection: protection, policy: .sync) == .keptLocal ? .keptLocal : .applied
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KeychainServices
 import KeychainStore
+import KeychainTerminal
 
 /// Reads passwords without putting them in the process listing.
 ///

@@ -1,4 +1,5 @@
 import KeychainStore
+import KeychainTerminal
 import Testing
 
 /// The keys of a terminal password prompt, byte by byte: the rules keychainctl and the terminal

@@ -1,3 +1,5 @@
+import KeychainStore
+
 /// The keys of a password prompt, one byte at a time, with the terminal in raw mode: what each
 /// does to the line being typed, and which ones end it.
 ///

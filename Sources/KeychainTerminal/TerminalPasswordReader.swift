@@ -1,4 +1,5 @@
 import CKeychainSystem
+import KeychainStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

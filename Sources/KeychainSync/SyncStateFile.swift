@@ -1,9 +1,6 @@
-#if canImport(FoundationEssentials)
-package import FoundationEssentials
-#else
-package import Foundation
-#endif
 import Crypto
+package import Foundation
+package import KeychainStore
 
 /// A device's sync state for one keychain, in a SQLite file beside it (`<keychain>.sync`):
 /// where the group lives, this device's key pair and the group keys it holds, how far it has
@@ -23,7 +20,7 @@ package final class SyncStateFile {
 
     /// The state file that belongs to the keychain at `keychain`.
     package static func location(forKeychain keychain: URL) -> URL {
-        URL(fileURLWithPath: keychain.path + ".sync")
+        KeychainPaths.syncState(forKeychain: keychain)
     }
 
     package init(at url: URL, deviceKey: DeviceKey) throws(KeychainStoreError) {
