@@ -5,6 +5,8 @@ import PackageDescription
 // (Security, LocalAuthentication); everywhere else they are implemented in this package.
 // This is the one place that switch is made (the swift-crypto model).
 let applePlatforms: [Platform] = [.macOS, .iOS, .tvOS, .watchOS, .visionOS, .macCatalyst]
+// Everywhere else: where the engine and the Linux implementations are built.
+let otherPlatforms: [Platform] = [.linux, .windows, .android, .openbsd, .wasi]
 let useSystemFrameworks: [SwiftSetting] = [
     .define("KEYCHAIN_USE_SYSTEM_FRAMEWORKS", .when(platforms: applePlatforms)),
 ]
@@ -79,8 +81,8 @@ let package = Package(
         .target(
             name: "KeychainAuthentication",
             dependencies: [
-                .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
-                .target(name: "KeychainTerminal", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .target(name: "KeychainStore", condition: .when(platforms: otherPlatforms)),
+                .target(name: "KeychainTerminal", condition: .when(platforms: otherPlatforms)),
             ],
             swiftSettings: strict + useSystemFrameworks
         ),
@@ -88,13 +90,13 @@ let package = Package(
             name: "KeychainServices",
             dependencies: [
                 "KeychainAuthentication",
-                .target(name: "KeychainStore", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .target(name: "KeychainStore", condition: .when(platforms: otherPlatforms)),
                 // SecCertificate, SecTrust and SecPKCS12Import on Linux (docs/keys-and-certificates.md).
-                .product(name: "X509", package: "swift-certificates", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
-                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .product(name: "X509", package: "swift-certificates", condition: .when(platforms: otherPlatforms)),
+                .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(platforms: otherPlatforms)),
                 // SecKey's cryptography (on Apple platforms the Security framework has its own).
-                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
-                .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: otherPlatforms)),
+                .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: otherPlatforms)),
             ],
             swiftSettings: strict + useSystemFrameworks
         ),
@@ -106,7 +108,7 @@ let package = Package(
             dependencies: [
                 "KeychainStore",
                 "CKeychainSystem",
-                .target(name: "KeychainServices", condition: .when(platforms: [.linux, .windows, .android, .openbsd, .wasi])),
+                .target(name: "KeychainServices", condition: .when(platforms: otherPlatforms)),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
