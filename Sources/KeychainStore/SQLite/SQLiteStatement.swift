@@ -1,8 +1,8 @@
 internal import CSQLite
 #if canImport(FoundationEssentials)
-import FoundationEssentials
+package import FoundationEssentials
 #else
-import Foundation
+package import Foundation
 #endif
 
 /// A prepared statement owned by one connection.

@@ -30,12 +30,12 @@ public struct KeychainStoreError: Error, Sendable, Hashable, CustomStringConvert
         // single most useful hint for -34018.
         .init(status: SecStatus.missingEntitlement, reason: "the process does not hold the access group '\(group)'")
     }
-    static func decode(_ reason: String) -> Self { .init(status: SecStatus.decode, reason: reason) }
+    package static func decode(_ reason: String) -> Self { .init(status: SecStatus.decode, reason: reason) }
     static func notAvailable(_ reason: String) -> Self { .init(status: SecStatus.notAvailable, reason: reason) }
     static func io(_ reason: String) -> Self { .init(status: SecStatus.io, reason: reason) }
     static func readOnly(_ reason: String) -> Self { .init(status: SecStatus.readOnly, reason: reason) }
     static func authFailed(_ reason: String) -> Self { .init(status: SecStatus.authFailed, reason: reason) }
     static func allocate(_ reason: String) -> Self { .init(status: SecStatus.allocate, reason: reason) }
     static func unimplemented(_ reason: String) -> Self { .init(status: SecStatus.unimplemented, reason: reason) }
-    static func `internal`(_ reason: String) -> Self { .init(status: SecStatus.`internal`, reason: reason) }
+    package static func `internal`(_ reason: String) -> Self { .init(status: SecStatus.`internal`, reason: reason) }
 }
