@@ -165,6 +165,9 @@ package struct DBusError: Error, Sendable, Equatable, CustomStringConvertible {
 
     package static let failedName = "org.freedesktop.DBus.Error.Failed"
     package static let invalidArgsName = "org.freedesktop.DBus.Error.InvalidArgs"
+    package static let unknownMethodName = "org.freedesktop.DBus.Error.UnknownMethod"
+    package static let unknownPropertyName = "org.freedesktop.DBus.Error.UnknownProperty"
+    package static let propertyReadOnlyName = "org.freedesktop.DBus.Error.PropertyReadOnly"
 
     static func failed(_ message: String) -> DBusError { DBusError(name: failedName, message: message) }
     static func invalidArgs(_ message: String) -> DBusError { DBusError(name: invalidArgsName, message: message) }

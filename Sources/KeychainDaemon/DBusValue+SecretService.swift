@@ -88,5 +88,6 @@ extension DBusValue {
 extension DBusReply {
     static func failure(_ name: String, _ message: String) -> DBusReply { .error(name: name, message: message) }
     static let empty = DBusReply.values([])
+    static func refusal(_ error: DBusError) -> DBusReply { .error(name: error.name, message: error.message) }
     static func invalidArguments(_ message: String) -> DBusReply { .error(name: SecretServiceError.invalidArgs, message: message) }
 }

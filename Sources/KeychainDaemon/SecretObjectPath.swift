@@ -73,6 +73,12 @@ package enum SecretObjectPath: Equatable, Sendable {
         return .item(reference, id: id)
     }
 
+    /// Letters, digits and `_`: what an object path element and an alias may contain.
+    static func isPathElementByte(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
+            || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "_")
+    }
+
     /// The canonical path of a collection.
     package static func collectionPath(_ name: String) -> String { SecretServiceNames.collectionPrefix + name }
     /// The canonical path of an item.

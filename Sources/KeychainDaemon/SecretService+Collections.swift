@@ -18,7 +18,7 @@ extension SecretService {
     @discardableResult
     package func serve(_ collection: any SecretCollection, named name: String) -> Bool {
         guard state.withLock({ $0.add(collection, named: name) }) else { return false }
-        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionCreated",
+        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionCreated,
              [.objectPath(SecretObjectPath.collectionPath(name))])
         return true
     }
@@ -32,7 +32,7 @@ extension SecretService {
     package func withdraw(named name: String) -> (any SecretCollection)? {
         guard name != SecretServiceNames.sessionCollection,
               let removed = state.withLock({ $0.remove(named: name) }) else { return nil }
-        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionDeleted",
+        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionDeleted,
              [.objectPath(SecretObjectPath.collectionPath(name))])
         return removed
     }

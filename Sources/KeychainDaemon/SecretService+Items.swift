@@ -2,129 +2,134 @@ import Foundation
 import KeychainDBus
 import KeychainSecretService
 
-/// The `Collection`, `Item` and `Session` interfaces.
+/// The `Item` and `Session` interfaces: their tables, then what answers their methods.
 extension SecretService {
-    func handleCollection(_ call: DBusMethodCall, name: String) -> DBusReply {
-        guard let collection = collection(name) else { return noSuchObject(call.path) }
-        let interface = SecretServiceNames.collectionInterface
-        if matches(call, interface, "SearchItems") {
-            guard let attributes = call.arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
-            do {
-                let found = try collection.searchIncludingLocked(attributes)
-                return .values([.objectPaths((found.records.map(\.id) + found.lockedIDs).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
-            } catch .locked {
-                return .values([.objectPaths(collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
-            } catch {
-                return reply(for: error, path: call.path)
+    static let itemTable = DBusInterface<SecretCall, ItemProperties>(
+        SecretServiceNames.itemInterface,
+        methods: [
+            DBusMethod("Delete", out: [DBusArgument("Prompt", "o")]) { call in
+                call.onItem { name, collection, id in call.service.deleteItem(id, in: name, collection, caller: call.sender, path: call.path) }
+            },
+            DBusMethod("GetSecret", in: [DBusArgument("session", "o")], out: [DBusArgument("secret", SecretServiceNames.secretType)]) { call in
+                call.onItem { name, collection, id in call.service.getSecret(id, in: name, collection, call.call) }
+            },
+            DBusMethod("SetSecret", in: [DBusArgument("secret", SecretServiceNames.secretType)]) { call in
+                call.onItem { name, collection, id in call.service.setSecret(id, in: name, collection, call.call) }
+            },
+        ],
+        properties: [
+            DBusProperty("Locked", "b") { .boolean($0.locked) },
+            DBusProperty("Attributes", "a{ss}", read: { .stringDictionary($0.record.attributes) }) { call, name, value in
+                guard let attributes = value.stringDictionary else { return .invalidArguments("Attributes is a{ss}") }
+                if let problem = call.service.checkAttributes(attributes, label: "") { return .invalidArguments(problem) }
+                return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setAttributes(id: id, attributes) }
+            },
+            DBusProperty("Label", "s", read: { .string($0.record.label) }) { call, name, value in
+                guard let label = value.stringValue else { return .invalidArguments("Label is a string") }
+                if let problem = call.service.checkAttributes([:], label: label) { return .invalidArguments(problem) }
+                return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setLabel(id: id, label) }
+            },
+            DBusProperty("Created", "t") { .uint64($0.record.created) },
+            DBusProperty("Modified", "t") { .uint64($0.record.modified) },
+        ],
+        loadProperties: { call in call.service.itemProperties(call) })
+
+    static let sessionTable = DBusInterface<SecretCall, Void>(SecretServiceNames.sessionInterface, methods: [
+        DBusMethod("Close") { call in
+            guard case .session(let id) = call.object else { return call.service.noSuchObject(call.path) }
+            let closed = call.service.state.withLock { state -> Bool in
+                guard state.sessions[id]?.owner == call.sender else { return false }
+                state.sessions[id] = nil
+                return true
             }
-        }
-        if matches(call, interface, "CreateItem") {
-            return createItem(call, in: name, collection)
-        }
-        if matches(call, interface, "Delete") {
-            return .failure(SecretServiceError.notSupported,
-                            "This collection is a keychain (or the session): delete keychains with 'keychainctl delete-keychain'")
-        }
-        return unknownMethod(call)
+            return closed ? .empty : call.service.noSuchObject(call.path)
+        },
+    ])
+
+    /// What an item's properties are read from. An item that needs the user, until a prompt
+    /// opens it for this client, shows nothing of itself but that it is locked.
+    struct ItemProperties {
+        let locked: Bool
+        let record: SecretItemRecord
     }
 
-    private func createItem(_ call: DBusMethodCall, in name: String, _ collection: any SecretCollection) -> DBusReply {
-        guard let properties = call.arguments[0].propertyDictionary, let secret = call.arguments[1].secretParts,
-              let replace = call.arguments[2].booleanValue else { return .invalidArguments("expected a{sv}(oayays)b") }
-        let label = properties[SecretServiceNames.itemLabelProperty]?.stringValue ?? ""
-        var attributes: [String: String] = [:]
-        if let given = properties[SecretServiceNames.itemAttributesProperty] {
-            guard let dictionary = given.stringDictionary else { return .invalidArguments("Attributes must be a{ss}") }
-            attributes = dictionary
+    private func itemProperties(_ call: SecretCall) -> Result<ItemProperties, DBusError> {
+        guard case .item(_, let id) = call.object, case .success(let (name, collection)) = call.resolvedCollection() else {
+            return .failure(Self.noSuchObjectError(call.path))
         }
-        if let problem = checkAttributes(attributes, label: label) { return .invalidArguments(problem) }
-        guard let session = session(secret.session, caller: call.sender) else {
-            return .failure(SecretServiceError.noSession, "No session \(secret.session) for this client")
-        }
-        guard secret.value.count <= limits.secretBytes else { return .invalidArguments("the secret is too large") }
-        let bytes: Data
+        let canonical = SecretObjectPath.itemPath(collection: name, id: id)
         do {
-            bytes = try session.decode(parameters: secret.parameters, value: secret.value)
+            let record = try collection.item(id: id, grant: grant(for: call.sender, item: canonical))
+            return .success(ItemProperties(locked: collection.isLocked, record: record))
+        } catch .locked where !collection.isLocked {
+            return .success(ItemProperties(locked: true, record: SecretItemRecord(id: id, label: "", attributes: [:], created: 0, modified: 0)))
         } catch {
+            return .failure(Self.refusal(for: error, path: call.path))
+        }
+    }
+
+    /// Changes one property of the item `call` is addressed to with `change`, and tells listeners.
+    private func setItemProperty(_ call: SecretCall, _ name: String,
+                                 _ change: (any SecretCollection, String) throws(SecretCollectionError) -> Void) -> DBusReply {
+        guard case .item(_, let id) = call.object, case .success(let (collectionName, collection)) = call.resolvedCollection() else {
+            return noSuchObject(call.path)
+        }
+        do {
+            try change(collection, id)
+        } catch {
+            return reply(for: error, path: call.path)
+        }
+        let itemPath = SecretObjectPath.itemPath(collection: collectionName, id: id)
+        emit(itemPath, SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
+             [.string(SecretServiceNames.itemInterface), .properties([]), .array(elementSignature: "s", [.string(name), .string("Modified")])])
+        collectionChanged(collectionName, item: itemPath, signal: SecretServiceSignals.itemChanged)
+        return .empty
+    }
+
+    private func getSecret(_ id: String, in name: String, _ collection: any SecretCollection, _ call: DBusMethodCall) -> DBusReply {
+        guard let sessionPath = call.arguments[0].objectPathValue, let session = session(sessionPath, caller: call.sender) else {
+            return .failure(SecretServiceError.noSession, "No such session for this client")
+        }
+        do {
+            let secret = try collection.secret(id: id, grant: grant(for: call.sender, item: SecretObjectPath.itemPath(collection: name, id: id)))
+            let encoded = try session.encode(secret.bytes)
+            return .values([.secret(session: sessionPath, parameters: encoded.parameters, value: encoded.value,
+                                    contentType: secret.contentType)])
+        } catch let error as SecretCollectionError {
+            return reply(for: error, path: call.path)
+        } catch {
+            return .failure(SecretServiceError.failed, "The secret could not be encrypted for this session")
+        }
+    }
+
+    private func setSecret(_ id: String, in name: String, _ collection: any SecretCollection, _ call: DBusMethodCall) -> DBusReply {
+        guard let secret = call.arguments[0].secretParts else { return .invalidArguments("expected \(SecretServiceNames.secretType)") }
+        guard let session = session(secret.session, caller: call.sender) else {
+            return .failure(SecretServiceError.noSession, "No such session for this client")
+        }
+        guard secret.value.count <= limits.secretBytes,
+              let bytes = try? session.decode(parameters: secret.parameters, value: secret.value) else {
             return .invalidArguments("the secret could not be decrypted with this session")
         }
-        let contentType = secret.contentType.isEmpty ? "text/plain" : secret.contentType
         do {
-            let (record, replaced) = try collection.create(label: label, attributes: attributes,
-                                                          secret: SecretValue(bytes: bytes, contentType: contentType), replace: replace)
-            let path = SecretObjectPath.itemPath(collection: name, id: record.id)
-            collectionChanged(name, item: path, member: replaced ? "ItemChanged" : "ItemCreated")
-            return .values([.objectPath(path), .objectPath(SecretServiceNames.noObject)])
+            try collection.setSecret(id: id, SecretValue(bytes: bytes, contentType: secret.contentType.isEmpty ? "text/plain" : secret.contentType))
+            collectionChanged(name, item: SecretObjectPath.itemPath(collection: name, id: id), signal: SecretServiceSignals.itemChanged)
+            return .empty
         } catch {
             return reply(for: error, path: call.path)
         }
     }
 
-    /// Why an attribute set or label is refused, or nil.
-    func checkAttributes(_ attributes: [String: String], label: String) -> String? {
-        guard attributes.count <= limits.attributesPerItem else { return "too many attributes (at most \(limits.attributesPerItem))" }
-        let size = attributes.reduce(label.utf8.count) { $0 + $1.key.utf8.count + $1.value.utf8.count }
-        guard size <= limits.attributeBytes else { return "the attributes and label are too large" }
-        return nil
-    }
-
-    func handleItem(_ call: DBusMethodCall, collection name: String, id: String) -> DBusReply {
-        guard let collection = collection(name) else { return noSuchObject(call.path) }
-        let interface = SecretServiceNames.itemInterface
+    private func deleteItem(_ id: String, in name: String, _ collection: any SecretCollection, caller: String, path: String) -> DBusReply {
         let canonicalPath = SecretObjectPath.itemPath(collection: name, id: id)
-        if matches(call, interface, "GetSecret") {
-            guard let sessionPath = call.arguments[0].objectPathValue, let session = session(sessionPath, caller: call.sender) else {
-                return .failure(SecretServiceError.noSession, "No such session for this client")
-            }
-            do {
-                let secret = try collection.secret(id: id, grant: grant(for: call.sender, item: canonicalPath))
-                let encoded = try session.encode(secret.bytes)
-                return .values([.secret(session: sessionPath, parameters: encoded.parameters, value: encoded.value,
-                                        contentType: secret.contentType)])
-            } catch let error as SecretCollectionError {
-                return reply(for: error, path: call.path)
-            } catch {
-                return .failure(SecretServiceError.failed, "The secret could not be encrypted for this session")
-            }
+        do {
+            // An item that needs the user is locked for a client without a prompt's grant:
+            // `IsLocked` here as for GetSecret, and `Unlock` on it prompts first.
+            try collection.delete(id: id, grant: grant(for: caller, item: canonicalPath))
+            collectionChanged(name, item: canonicalPath, signal: SecretServiceSignals.itemDeleted)
+            return .values([.objectPath(SecretServiceNames.noObject)])
+        } catch {
+            return reply(for: error, path: path)
         }
-        if matches(call, interface, "SetSecret") {
-            guard let secret = call.arguments[0].secretParts else { return .invalidArguments("expected (oayays)") }
-            guard let session = session(secret.session, caller: call.sender) else {
-                return .failure(SecretServiceError.noSession, "No such session for this client")
-            }
-            guard secret.value.count <= limits.secretBytes,
-                  let bytes = try? session.decode(parameters: secret.parameters, value: secret.value) else {
-                return .invalidArguments("the secret could not be decrypted with this session")
-            }
-            do {
-                try collection.setSecret(id: id, SecretValue(bytes: bytes, contentType: secret.contentType.isEmpty ? "text/plain" : secret.contentType))
-                collectionChanged(name, item: canonicalPath, member: "ItemChanged")
-                return .empty
-            } catch {
-                return reply(for: error, path: call.path)
-            }
-        }
-        if matches(call, interface, "Delete") {
-            do {
-                // An item that needs the user is locked for a client without a prompt's grant:
-                // `IsLocked` here as for GetSecret, and `Unlock` on it prompts first.
-                try collection.delete(id: id, grant: grant(for: call.sender, item: canonicalPath))
-                collectionChanged(name, item: canonicalPath, member: "ItemDeleted")
-                return .values([.objectPath(SecretServiceNames.noObject)])
-            } catch {
-                return reply(for: error, path: call.path)
-            }
-        }
-        return unknownMethod(call)
-    }
-
-    func handleSession(_ call: DBusMethodCall, id: String) -> DBusReply {
-        guard matches(call, SecretServiceNames.sessionInterface, "Close") else { return unknownMethod(call) }
-        let closed = state.withLock { state -> Bool in
-            guard state.sessions[id]?.owner == call.sender else { return false }
-            state.sessions[id] = nil
-            return true
-        }
-        return closed ? .empty : noSuchObject(call.path)
     }
 }

@@ -32,38 +32,45 @@ extension SecretService {
         }
     }
 
-    func handlePrompt(_ call: DBusMethodCall, id: String) -> DBusReply {
-        let interface = SecretServiceNames.promptInterface
-        let path = call.path
-        if matches(call, interface, "Prompt") {
-            let action: PendingPrompt.Action? = state.withLock { state in
-                guard var prompt = state.prompts[id], prompt.owner == call.sender, !prompt.running else { return nil }
-                prompt.running = true
-                state.prompts[id] = prompt
-                return prompt.action
-            }
-            guard let action else { return noSuchObject(path) }
-            // Named now, while the client waits on its connection for this answer.
-            let program = programName(of: call.sender)
-            // The prompter may wait for a person for minutes: never on the dispatch thread.
-            Thread.detachNewThread { [self] in
-                let (dismissed, result) = run(action, owner: call.sender, program: program)
-                state.withLock { _ = $0.prompts.removeValue(forKey: id) }
-                emit(path, interface, "Completed", [.boolean(dismissed), .variant(result)])
-            }
-            return .empty
+    static let promptTable = DBusInterface<SecretCall, Void>(
+        SecretServiceNames.promptInterface,
+        methods: [
+            DBusMethod("Prompt", in: [DBusArgument("window-id", "s")]) { call in call.service.startPrompt(call) },
+            DBusMethod("Dismiss") { call in call.service.dismissPrompt(call) },
+        ],
+        signals: [SecretServiceSignals.completed])
+
+    private func startPrompt(_ call: SecretCall) -> DBusReply {
+        let path = call.path, sender = call.sender
+        guard case .prompt(let id) = call.object else { return noSuchObject(path) }
+        let action: PendingPrompt.Action? = state.withLock { state in
+            guard var prompt = state.prompts[id], prompt.owner == sender, !prompt.running else { return nil }
+            prompt.running = true
+            state.prompts[id] = prompt
+            return prompt.action
         }
-        if matches(call, interface, "Dismiss") {
-            let removed = state.withLock { state -> Bool in
-                guard let prompt = state.prompts[id], prompt.owner == call.sender, !prompt.running else { return false }
-                state.prompts[id] = nil
-                return true
-            }
-            guard removed else { return noSuchObject(path) }
-            emit(path, interface, "Completed", [.boolean(true), .variant(.objectPaths([]))])
-            return .empty
+        guard let action else { return noSuchObject(path) }
+        // Named now, while the client waits on its connection for this answer.
+        let program = programName(of: sender)
+        // The prompter may wait for a person for minutes: never on the dispatch thread.
+        Thread.detachNewThread { [self] in
+            let (dismissed, result) = run(action, owner: sender, program: program)
+            state.withLock { _ = $0.prompts.removeValue(forKey: id) }
+            emit(path, SecretServiceNames.promptInterface, SecretServiceSignals.completed, [.boolean(dismissed), .variant(result)])
         }
-        return unknownMethod(call)
+        return .empty
+    }
+
+    private func dismissPrompt(_ call: SecretCall) -> DBusReply {
+        guard case .prompt(let id) = call.object else { return noSuchObject(call.path) }
+        let removed = state.withLock { state -> Bool in
+            guard let prompt = state.prompts[id], prompt.owner == call.sender, !prompt.running else { return false }
+            state.prompts[id] = nil
+            return true
+        }
+        guard removed else { return noSuchObject(call.path) }
+        emit(call.path, SecretServiceNames.promptInterface, SecretServiceSignals.completed, [.boolean(true), .variant(.objectPaths([]))])
+        return .empty
     }
 
     /// Carries out a prompt's action for `owner`, whose program the prompts name as `program`

@@ -2,46 +2,54 @@ import Foundation
 import KeychainDBus
 import KeychainSecretService
 
-/// The `org.freedesktop.Secret.Service` interface at `/org/freedesktop/secrets`.
+/// The `org.freedesktop.Secret.Service` interface at `/org/freedesktop/secrets`: its table, then
+/// what answers its methods.
 extension SecretService {
-    func handleService(_ call: DBusMethodCall) -> DBusReply {
-        let service = SecretServiceNames.serviceInterface
-        let arguments = call.arguments
-        if matches(call, service, "OpenSession") {
-            return openSession(call, algorithm: arguments[0].stringValue ?? "", input: arguments[1].unwrapped)
-        }
-        if matches(call, service, "SearchItems") {
-            guard let attributes = arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
-            return searchAllCollections(attributes, caller: call.sender)
-        }
-        if matches(call, service, "GetSecrets") {
-            guard let items = arguments[0].objectPathList, let session = arguments[1].objectPathValue else {
-                return .invalidArguments("expected ao and o")
-            }
-            return getSecrets(items, session: session, caller: call.sender)
-        }
-        if matches(call, service, "Unlock") {
-            guard let objects = arguments[0].objectPathList else { return .invalidArguments("expected ao") }
-            return unlock(objects, caller: call.sender)
-        }
-        if matches(call, service, "Lock") {
-            guard let objects = arguments[0].objectPathList else { return .invalidArguments("expected ao") }
-            return lock(objects)
-        }
-        if matches(call, service, "ReadAlias") {
-            let alias = arguments[0].stringValue ?? ""
-            let name = resolve(.alias(alias))
-            return .values([.objectPath(name.map(SecretObjectPath.collectionPath) ?? SecretServiceNames.noObject)])
-        }
-        if matches(call, service, "SetAlias") {
-            return setAlias(arguments[0].stringValue ?? "", to: arguments[1].objectPathValue ?? "")
-        }
-        if matches(call, service, "CreateCollection") {
-            guard let properties = arguments[0].propertyDictionary else { return .invalidArguments("expected a{sv}") }
-            return createCollection(properties, alias: arguments[1].stringValue ?? "")
-        }
-        return unknownMethod(call)
-    }
+    static let serviceTable = DBusInterface<SecretCall, [String]>(
+        SecretServiceNames.serviceInterface,
+        methods: [
+            DBusMethod("OpenSession", in: [DBusArgument("algorithm", "s"), DBusArgument("input", "v")],
+                       out: [DBusArgument("output", "v"), DBusArgument("result", "o")]) { call in
+                call.service.openSession(call.call, algorithm: call.arguments[0].stringValue ?? "", input: call.arguments[1].unwrapped)
+            },
+            DBusMethod("CreateCollection", in: [DBusArgument("properties", "a{sv}"), DBusArgument("alias", "s")],
+                       out: [DBusArgument("collection", "o"), DBusArgument("prompt", "o")]) { call in
+                guard let properties = call.arguments[0].propertyDictionary else { return .invalidArguments("expected a{sv}") }
+                return call.service.createCollection(properties, alias: call.arguments[1].stringValue ?? "")
+            },
+            DBusMethod("SearchItems", in: [DBusArgument("attributes", "a{ss}")],
+                       out: [DBusArgument("unlocked", "ao"), DBusArgument("locked", "ao")]) { call in
+                guard let attributes = call.arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
+                return call.service.searchAllCollections(attributes, caller: call.sender)
+            },
+            DBusMethod("Unlock", in: [DBusArgument("objects", "ao")], out: [DBusArgument("unlocked", "ao"), DBusArgument("prompt", "o")]) { call in
+                guard let objects = call.arguments[0].objectPathList else { return .invalidArguments("expected ao") }
+                return call.service.unlock(objects, caller: call.sender)
+            },
+            DBusMethod("Lock", in: [DBusArgument("objects", "ao")], out: [DBusArgument("locked", "ao"), DBusArgument("Prompt", "o")]) { call in
+                guard let objects = call.arguments[0].objectPathList else { return .invalidArguments("expected ao") }
+                return call.service.lock(objects)
+            },
+            DBusMethod("GetSecrets", in: [DBusArgument("items", "ao"), DBusArgument("session", "o")],
+                       out: [DBusArgument("secrets", "a{o" + SecretServiceNames.secretType + "}")]) { call in
+                guard let items = call.arguments[0].objectPathList, let session = call.arguments[1].objectPathValue else {
+                    return .invalidArguments("expected ao and o")
+                }
+                return call.service.getSecrets(items, session: session, caller: call.sender)
+            },
+            DBusMethod("ReadAlias", in: [DBusArgument("name", "s")], out: [DBusArgument("collection", "o")]) { call in
+                let name = call.service.resolve(.alias(call.arguments[0].stringValue ?? ""))
+                return .values([.objectPath(name.map(SecretObjectPath.collectionPath) ?? SecretServiceNames.noObject)])
+            },
+            DBusMethod("SetAlias", in: [DBusArgument("name", "s"), DBusArgument("collection", "o")]) { call in
+                call.service.setAlias(call.arguments[0].stringValue ?? "", to: call.arguments[1].objectPathValue ?? "")
+            },
+        ],
+        properties: [
+            DBusProperty("Collections", "ao") { names in .objectPaths(names.map(SecretObjectPath.collectionPath)) },
+        ],
+        signals: [SecretServiceSignals.collectionCreated, SecretServiceSignals.collectionDeleted, SecretServiceSignals.collectionChanged],
+        loadProperties: { call in .success(call.service.state.withLock { $0.collectionOrder.map(\.name) }) })
 
     private func openSession(_ call: DBusMethodCall, algorithm name: String, input: DBusValue) -> DBusReply {
         guard let algorithm = SessionAlgorithm(name: name) else {
@@ -182,15 +190,15 @@ extension SecretService {
 
     func emitLockedChanged(_ name: String) {
         guard let collection = collection(name) else { return }
-        emit(SecretObjectPath.collectionPath(name), SecretServiceNames.propertiesInterface, "PropertiesChanged",
+        emit(SecretObjectPath.collectionPath(name), SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
              [.string(SecretServiceNames.collectionInterface), .properties([("Locked", .boolean(collection.isLocked))]),
               .array(elementSignature: "s", [])])
-        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, "CollectionChanged",
+        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionChanged,
              [.objectPath(SecretObjectPath.collectionPath(name))])
     }
 
     private func setAlias(_ alias: String, to path: String) -> DBusReply {
-        guard !alias.isEmpty, alias.utf8.allSatisfy(Introspection.isPathElementByte) else {
+        guard !alias.isEmpty, alias.utf8.allSatisfy(SecretObjectPath.isPathElementByte) else {
             return .invalidArguments("an alias is made of letters, digits and underscores")
         }
         guard SecretServiceNames.builtInAliases[alias] == nil else {
@@ -233,7 +241,7 @@ extension SecretService {
                 logger.info("created a collection", metadata: ["collection": "\(name)"])
             }
         }
-        if !alias.isEmpty, SecretServiceNames.builtInAliases[alias] == nil, alias.utf8.allSatisfy(Introspection.isPathElementByte) {
+        if !alias.isEmpty, SecretServiceNames.builtInAliases[alias] == nil, alias.utf8.allSatisfy(SecretObjectPath.isPathElementByte) {
             state.withLock { $0.aliases[alias] = name }
         }
         return .values([.objectPath(SecretObjectPath.collectionPath(name)), noPrompt])
@@ -243,7 +251,7 @@ extension SecretService {
     /// cannot stand in an object path turned into `_`, at most 64 of them.
     package static func collectionName(label: String, alias: String) -> String {
         let source = label.isEmpty ? alias : label
-        let bytes = source.lowercased().utf8.prefix(64).map { Introspection.isPathElementByte($0) ? $0 : UInt8(ascii: "_") }
+        let bytes = source.lowercased().utf8.prefix(64).map { SecretObjectPath.isPathElementByte($0) ? $0 : UInt8(ascii: "_") }
         return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -68,28 +68,10 @@ package final class SecretService: Sendable {
         guard let object = SecretObjectPath(call.path) else {
             return .failure(SecretServiceError.unknownObject, "No object at \(call.path)")
         }
-        switch call.interface {
-        case SecretServiceNames.introspectableInterface?:
-            guard matches(call, SecretServiceNames.introspectableInterface, "Introspect") else { return unknownMethod(call) }
-            return .values([.string(Introspection.document(for: object))])
-        case SecretServiceNames.propertiesInterface?:
-            return handleProperties(call, object)
-        default:
-            break
-        }
-        switch object {
-        case .service:
-            return handleService(call)
-        case .collection(let reference):
-            guard let name = resolve(reference) else { return noSuchObject(call.path) }
-            return handleCollection(call, name: name)
-        case .item(let reference, let id):
-            guard let name = resolve(reference) else { return noSuchObject(call.path) }
-            return handleItem(call, collection: name, id: id)
-        case .session(let id):
-            return handleSession(call, id: id)
-        case .prompt(let id):
-            return handlePrompt(call, id: id)
+        // The interface table (``interfaces(at:)``) checks the signature and picks the handler.
+        switch DBusRouting.method(for: call, among: Self.interfaces(at: object)) {
+        case .success(let method): return method.handler(SecretCall(service: self, call: call, object: object))
+        case .failure(let refusal): return .refusal(refusal)
         }
     }
 
@@ -138,51 +120,38 @@ package final class SecretService: Sendable {
         return grant(for: client, item: path) == nil && collection.needsGrant(id: id)
     }
 
-    /// Whether the call is for `interface` (or names none) and `member`, with the arguments
-    /// ``SecretServiceMethods`` lists for it.
-    func matches(_ call: DBusMethodCall, _ interface: String, _ member: String) -> Bool {
-        (call.interface == nil || call.interface == interface) && call.member == member
-            && call.signature == SecretServiceMethods.signature(interface, member)
-    }
+    func noSuchObject(_ path: String) -> DBusReply { .refusal(Self.noSuchObjectError(path)) }
 
-    /// The reply to a call no handler took: `InvalidArgs` for a method we have, called with the
-    /// wrong arguments; `UnknownMethod` otherwise.
-    func unknownMethod(_ call: DBusMethodCall) -> DBusReply {
-        let interfaces = call.interface.map { [$0] } ?? Array(SecretServiceMethods.signatures.keys)
-        if let expected = interfaces.lazy.compactMap({ SecretServiceMethods.signature($0, call.member) }).first {
-            return .invalidArguments("\(call.member) takes arguments of signature '\(expected)', not '\(call.signature)'")
-        }
-        return .failure(SecretServiceError.unknownMethod, "No method \(call.member) on \(call.interface ?? "any interface") at \(call.path)")
-    }
-
-    func noSuchObject(_ path: String) -> DBusReply {
-        .failure(SecretServiceError.noSuchObject, "No such object: \(path)")
+    static func noSuchObjectError(_ path: String) -> DBusError {
+        DBusError(name: SecretServiceError.noSuchObject, message: "No such object: \(path)")
     }
 
     /// The reply for a collection's refusal. Messages never include an item's contents.
-    func reply(for error: SecretCollectionError, path: String) -> DBusReply {
+    func reply(for error: SecretCollectionError, path: String) -> DBusReply { .refusal(Self.refusal(for: error, path: path)) }
+
+    static func refusal(for error: SecretCollectionError, path: String) -> DBusError {
         switch error {
-        case .locked: return .failure(SecretServiceError.isLocked, "The collection is locked: unlock it first (\(path))")
-        case .noSuchItem: return noSuchObject(path)
-        case .invalidArguments(let message): return .invalidArguments(message)
-        case .failed(let message): return .failure(SecretServiceError.failed, message)
+        case .locked: DBusError(name: SecretServiceError.isLocked, message: "The collection is locked: unlock it first (\(path))")
+        case .noSuchItem: noSuchObjectError(path)
+        case .invalidArguments(let message): DBusError(name: SecretServiceError.invalidArgs, message: message)
+        case .failed(let message): DBusError(name: SecretServiceError.failed, message: message)
         }
     }
 
     /// Sends a signal; a failure is logged, never passed to the caller whose call caused it.
-    func emit(_ path: String, _ interface: String, _ member: String, _ arguments: [DBusValue]) {
+    func emit(_ path: String, _ interface: String, _ signal: DBusSignalDeclaration, _ arguments: [DBusValue]) {
         do {
-            try connection.emitSignal(path: path, interface: interface, member: member, arguments: arguments)
+            try connection.emitSignal(path: path, interface: interface, member: signal.name, arguments: arguments)
         } catch {
-            logger.warning("could not send the signal", metadata: ["signal": "\(interface).\(member)"])
+            logger.warning("could not send the signal", metadata: ["signal": "\(interface).\(signal.name)"])
         }
     }
 
     /// Tells listeners that a collection's items changed (its `Items` and `Modified`).
-    func collectionChanged(_ name: String, item: String, member: String) {
+    func collectionChanged(_ name: String, item: String, signal: DBusSignalDeclaration) {
         let path = SecretObjectPath.collectionPath(name)
-        emit(path, SecretServiceNames.collectionInterface, member, [.objectPath(item)])
-        emit(path, SecretServiceNames.propertiesInterface, "PropertiesChanged",
+        emit(path, SecretServiceNames.collectionInterface, signal, [.objectPath(item)])
+        emit(path, SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
              [.string(SecretServiceNames.collectionInterface), .properties([]),
               .array(elementSignature: "s", [.string("Items"), .string("Modified")])])
     }

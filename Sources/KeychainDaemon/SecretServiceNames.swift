@@ -1,3 +1,5 @@
+import KeychainDBus
+
 /// The names the Secret Service specification fixes: the bus name, object paths, interfaces and
 /// error names. Defined once; the handlers refer to them by these names.
 package enum SecretServiceNames {
@@ -17,6 +19,9 @@ package enum SecretServiceNames {
     package static let promptInterface = "org.freedesktop.Secret.Prompt"
     package static let propertiesInterface = "org.freedesktop.DBus.Properties"
     package static let introspectableInterface = "org.freedesktop.DBus.Introspectable"
+
+    /// The spec's `Secret` struct: session, parameters, value, content type.
+    package static let secretType = "(oayays)"
 
     /// Property names as `CreateItem` and `CreateCollection` receive them.
     package static let itemLabelProperty = itemInterface + ".Label"
@@ -39,11 +44,11 @@ package enum SecretServiceError {
     package static let noSession = "org.freedesktop.Secret.Error.NoSession"
     package static let noSuchObject = "org.freedesktop.Secret.Error.NoSuchObject"
     package static let notSupported = "org.freedesktop.DBus.Error.NotSupported"
-    package static let invalidArgs = "org.freedesktop.DBus.Error.InvalidArgs"
-    package static let unknownMethod = "org.freedesktop.DBus.Error.UnknownMethod"
+    package static let invalidArgs = DBusError.invalidArgsName
+    package static let unknownMethod = DBusError.unknownMethodName
     package static let unknownObject = "org.freedesktop.DBus.Error.UnknownObject"
-    package static let unknownProperty = "org.freedesktop.DBus.Error.UnknownProperty"
-    package static let propertyReadOnly = "org.freedesktop.DBus.Error.PropertyReadOnly"
-    package static let failed = "org.freedesktop.DBus.Error.Failed"
+    package static let unknownProperty = DBusError.unknownPropertyName
+    package static let propertyReadOnly = DBusError.propertyReadOnlyName
+    package static let failed = DBusError.failedName
     package static let accessDenied = "org.freedesktop.DBus.Error.AccessDenied"
 }
