@@ -1,4 +1,4 @@
-import KeychainDBus
+package import KeychainDBus
 
 /// The Secret Service's interface table: which interfaces each kind of object serves. Each
 /// interface is declared once, beside its handlers (``SecretService/serviceTable`` and the
@@ -15,6 +15,11 @@ extension SecretService {
         case .session: ServedInterfaces.session
         case .prompt: ServedInterfaces.prompt
         }
+    }
+
+    /// What introspection shows of the interfaces at `object`, in the order they are served.
+    package static func interfaceDeclarations(at object: SecretObjectPath) -> [DBusInterfaceDeclaration] {
+        interfaces(at: object).map(\.declaration)
     }
 
     /// The Secret Service interface of `object`: the one whose properties it has.
@@ -36,7 +41,7 @@ extension SecretService {
 
     static let introspectableTable = DBusInterface<SecretCall, Void>(SecretServiceNames.introspectableInterface, methods: [
         DBusMethod("Introspect", out: [DBusArgument(nil, "s")]) { call in
-            .values([.string(DBusIntrospection.document(interfaces(at: call.object)))])
+            .values([.string(DBusIntrospection.document(interfaceDeclarations(at: call.object)))])
         },
     ])
 }

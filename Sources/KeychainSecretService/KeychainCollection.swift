@@ -60,7 +60,7 @@ package final class KeychainCollection: SecretCollection {
         func consider(_ items: [StoredItem], stored: StoredAttributes?? = nil) {
             for item in items {
                 let record = stored.map { Self.record(of: item, stored: $0) } ?? Self.record(of: item)
-                let searchable = Self.searchableAttributes(record.attributes, of: item.itemClass, for: attributes)
+                let searchable = SecretItemShape.searchableAttributes(record.attributes, of: item.itemClass, for: attributes)
                 guard !seen.contains(record.id), attributes.allSatisfy({ searchable[$0.key] == $0.value }) else { continue }
                 seen.insert(record.id)
                 records.append(record)
@@ -68,9 +68,7 @@ package final class KeychainCollection: SecretCollection {
         }
         // Generic passwords: by service and account when the search names either (every item of
         // that shape has both), plus the items kept whole, which are one kind; otherwise all.
-        var genericFilters: [String: AttributeValue] = [:]
-        if let service = attributes["service"] { genericFilters[AttributeName.service] = .string(service) }
-        if let account = attributes["username"] { genericFilters[AttributeName.account] = .string(account) }
+        let genericFilters = SecretItemShape.genericFilters(attributes)
         if genericFilters.isEmpty {
             consider(try find(skipped: &skipped, .genericPassword, [:]))
         } else if genericFilters.count == 2 {
@@ -93,7 +91,7 @@ package final class KeychainCollection: SecretCollection {
             consider(try find(skipped: &skipped, .genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
         }
         // Internet passwords hold only the network schema's attributes.
-        if let filters = Self.internetFilters(attributes) { consider(try find(skipped: &skipped, .internetPassword, filters)) }
+        if let filters = NetworkFields.searchFilters(attributes) { consider(try find(skipped: &skipped, .internetPassword, filters)) }
         return records
     }
 
@@ -107,14 +105,10 @@ package final class KeychainCollection: SecretCollection {
             let references = (try? file.indexedCandidates(ItemQuery(itemClass: itemClass, filters: filters), identity: identity)) ?? nil
             ids += (references ?? []).map { prefix + Self.hex($0) }
         }
-        let generic = Set(["service", "username"])
-        if attributes.isEmpty || attributes.keys.allSatisfy(generic.contains) {
-            var filters: [String: AttributeValue] = [:]
-            if let service = attributes["service"] { filters[AttributeName.service] = .string(service) }
-            if let account = attributes["username"] { filters[AttributeName.account] = .string(account) }
-            add(.genericPassword, filters)
+        if attributes.keys.allSatisfy(SecretItemShape.genericAttributes.contains) {
+            add(.genericPassword, SecretItemShape.genericFilters(attributes))
         }
-        if let filters = Self.internetFilters(attributes) { add(.internetPassword, filters) }
+        if let filters = NetworkFields.searchFilters(attributes) { add(.internetPassword, filters) }
         return ids
     }
 
@@ -397,8 +391,7 @@ package final class KeychainCollection: SecretCollection {
         } else if item.itemClass == .internetPassword {
             attributes = NetworkFields.attributes(of: item.attributes)
         } else {
-            attributes = ["service": item.attributes[AttributeName.service]?.text ?? "",
-                          "username": item.attributes[AttributeName.account]?.text ?? ""]
+            attributes = SecretItemShape.attributes(ofGenericPassword: item.attributes)
         }
         return SecretItemRecord(id: id(of: item), label: item.attributes[AttributeName.label]?.text ?? "",
                                 attributes: attributes,
@@ -409,45 +402,6 @@ package final class KeychainCollection: SecretCollection {
     private static func unixSeconds(_ value: AttributeValue?) -> UInt64 {
         guard case .date(let sinceReference)? = value else { return 0 }
         return UInt64(max(0, sinceReference + Date.timeIntervalBetween1970AndReferenceDate))
-    }
-
-    /// The attributes a search matches an item by: its own, and for an internet password without
-    /// a schema of its own also the network schema the search names, since every internet
-    /// password is a network password. (libsecret searches with `xdg:schema`, git's helper among
-    /// its users, and must find the internet passwords `SecItemAdd` and `keychainctl` wrote too.)
-    static func searchableAttributes(_ attributes: [String: String], of itemClass: ItemClass,
-                                     for search: [String: String]) -> [String: String] {
-        guard itemClass == .internetPassword, attributes[SecretItemShape.schemaAttribute] == nil,
-              let schema = search[SecretItemShape.schemaAttribute], SecretItemShape.networkSchemas.contains(schema) else { return attributes }
-        var searchable = attributes
-        searchable[SecretItemShape.schemaAttribute] = schema
-        return searchable
-    }
-
-    /// Index filters for internet passwords, or nil when no internet password can match (the
-    /// search names an attribute the network schema does not have, or a protocol it cannot hold).
-    static func internetFilters(_ attributes: [String: String]) -> [String: AttributeValue]? {
-        var filters: [String: AttributeValue] = [:]
-        for (name, value) in attributes {
-            switch name {
-            case "server": filters[AttributeName.server] = .string(value)
-            case "user": filters[AttributeName.account] = .string(value)
-            case "protocol":
-                guard let code = NetworkFields.protocolCodes[value], NetworkFields.protocolNames[code] == value else { return nil }
-                filters[AttributeName.protocol] = .string(code)
-            case "port":
-                guard let port = Int64(value), String(port) == value else { return nil }
-                filters[AttributeName.port] = .integer(port)
-            case "object": filters[AttributeName.path] = .string(value)
-            case "domain": filters[AttributeName.securityDomain] = .string(value)
-            case "authtype": filters[AttributeName.authenticationType] = .string(value)
-            case SecretItemShape.schemaAttribute:
-                guard SecretItemShape.networkSchemas.contains(value) else { return nil }
-            default:
-                return nil
-            }
-        }
-        return filters
     }
 
     static func translate(_ error: KeychainStoreError) -> SecretCollectionError {

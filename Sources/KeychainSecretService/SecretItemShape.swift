@@ -22,6 +22,12 @@ package enum SecretItemShape: Equatable, Sendable {
     case internetPassword(NetworkFields)
     case other(schema: String, canonical: String)
 
+    /// The attributes of the generic shape (Python keyring's, libsecret's "generic" one): the
+    /// service and the account of a generic password.
+    package static let serviceAttribute = "service"
+    package static let usernameAttribute = "username"
+    static let genericAttributes: Set<String> = [serviceAttribute, usernameAttribute]
+
     /// The `xdg:schema` attribute libsecret adds when a client names a schema.
     package static let schemaAttribute = "xdg:schema"
     /// libsecret's schema for network passwords (gnome-keyring's name, kept by libsecret).
@@ -35,13 +41,40 @@ package enum SecretItemShape: Equatable, Sendable {
 
     /// The shape an attribute set is stored in.
     package init(_ attributes: [String: String]) {
-        if let service = attributes["service"], let account = attributes["username"] {
+        if let service = attributes[Self.serviceAttribute], let account = attributes[Self.usernameAttribute] {
             self = .genericPassword(service: service, account: account)
         } else if let fields = NetworkFields(attributes) {
             self = .internetPassword(fields)
         } else {
             self = .other(schema: attributes[Self.schemaAttribute] ?? "", canonical: StoredAttributes.canonicalText(attributes))
         }
+    }
+
+    /// The attribute set of a generic password that has no stored record (one `SecItemAdd` or
+    /// `keychainctl` wrote): its service and account in the generic shape.
+    static func attributes(ofGenericPassword item: [String: AttributeValue]) -> [String: String] {
+        [serviceAttribute: item[AttributeName.service]?.text ?? "", usernameAttribute: item[AttributeName.account]?.text ?? ""]
+    }
+
+    /// Index filters for generic passwords: the service and account a search names, if any.
+    static func genericFilters(_ search: [String: String]) -> [String: AttributeValue] {
+        var filters: [String: AttributeValue] = [:]
+        if let service = search[serviceAttribute] { filters[AttributeName.service] = .string(service) }
+        if let account = search[usernameAttribute] { filters[AttributeName.account] = .string(account) }
+        return filters
+    }
+
+    /// The attributes a search matches an item by: its own, and for an internet password without
+    /// a schema of its own also the network schema the search names, since every internet
+    /// password is a network password. (libsecret searches with `xdg:schema`, git's helper among
+    /// its users, and must find the internet passwords `SecItemAdd` and `keychainctl` wrote too.)
+    static func searchableAttributes(_ attributes: [String: String], of itemClass: ItemClass,
+                                     for search: [String: String]) -> [String: String] {
+        guard itemClass == .internetPassword, attributes[schemaAttribute] == nil,
+              let schema = search[schemaAttribute], networkSchemas.contains(schema) else { return attributes }
+        var searchable = attributes
+        searchable[schemaAttribute] = schema
+        return searchable
     }
 
     var itemClass: ItemClass {
@@ -61,88 +94,6 @@ package enum SecretItemShape: Equatable, Sendable {
             return [AttributeName.service: .string(schema), AttributeName.account: .string(canonical),
                     AttributeName.description: .string(Self.otherKind)]
         }
-    }
-}
-
-/// The attributes of libsecret's network-password schema, as an internet password holds them.
-package struct NetworkFields: Equatable, Sendable {
-    var user: String?
-    var server: String
-    /// Apple's four-character protocol code (`htps` for `https`).
-    var protocolCode: String?
-    var port: Int?
-    var object: String?
-    var domain: String?
-    var authType: String?
-    /// The `xdg:schema` the client gave, if any (kept in `desc`, so it comes back).
-    var namedSchema: String?
-
-    private static let names: Set<String> = ["user", "server", "protocol", "port", "object", "domain", "authtype",
-                                             SecretItemShape.schemaAttribute]
-
-    /// Secret Service protocol names and Apple's codes for them (`kSecAttrProtocol…`).
-    static let protocolCodes: [String: String] = [
-        "http": "http", "https": "htps", "ftp": "ftp ", "ftps": "ftps", "ssh": "ssh ", "sftp": "ssh ",
-        "smtp": "smtp", "imap": "imap", "imaps": "imps", "pop3": "pop3", "pop3s": "pops", "ldap": "ldap",
-        "ldaps": "ldps", "smb": "smb ", "irc": "irc ", "ircs": "ircs", "telnet": "teln", "nntp": "nntp",
-        "nntps": "ntps", "socks": "sox ", "afp": "afp ", "rtsp": "rtsp", "ipp": "ipp ",
-    ]
-    /// The reverse, with `ssh ` read back as `ssh`.
-    static let protocolNames: [String: String] = {
-        var names: [String: String] = [:]
-        for (name, code) in protocolCodes where name != "sftp" { names[code] = name }
-        return names
-    }()
-
-    /// The fields of an attribute set that is exactly a network password (a server, only the
-    /// schema's names, a known protocol, a decimal port), or nil.
-    init?(_ attributes: [String: String]) {
-        guard let server = attributes["server"], attributes.keys.allSatisfy(Self.names.contains) else { return nil }
-        if let schema = attributes[SecretItemShape.schemaAttribute], !SecretItemShape.networkSchemas.contains(schema) { return nil }
-        self.server = server
-        self.user = attributes["user"]
-        if let name = attributes["protocol"] {
-            guard let code = Self.protocolCodes[name], Self.protocolNames[code] == name else { return nil }
-            self.protocolCode = code
-        }
-        if let text = attributes["port"] {
-            guard let port = Int(text), String(port) == text, (1...65535).contains(port) else { return nil }
-            self.port = port
-        }
-        // Empty values would read back as absent: such a set is kept whole instead.
-        for name in ["user", "object", "domain", "authtype"] where attributes[name]?.isEmpty == true { return nil }
-        if attributes["authtype"] == "dflt" { return nil }
-        self.object = attributes["object"]
-        self.domain = attributes["domain"]
-        self.authType = attributes["authtype"]
-        self.namedSchema = attributes[SecretItemShape.schemaAttribute]
-    }
-
-    /// The Secret Service attributes of an internet password's keychain attributes.
-    static func attributes(of item: [String: AttributeValue]) -> [String: String] {
-        var attributes: [String: String] = [:]
-        attributes["server"] = item[AttributeName.server]?.text ?? ""
-        if let user = item[AttributeName.account]?.text, !user.isEmpty { attributes["user"] = user }
-        if let code = item[AttributeName.protocol]?.fourCharacterCode, let name = protocolNames[code] { attributes["protocol"] = name }
-        if let port = item[AttributeName.port]?.integerValue, port != 0 { attributes["port"] = String(port) }
-        if let object = item[AttributeName.path]?.text, !object.isEmpty { attributes["object"] = object }
-        if let domain = item[AttributeName.securityDomain]?.text, !domain.isEmpty { attributes["domain"] = domain }
-        if let type = item[AttributeName.authenticationType]?.text, !type.isEmpty, type != "dflt" { attributes["authtype"] = type }
-        if let kind = item[AttributeName.description]?.text, SecretItemShape.networkSchemas.contains(kind) {
-            attributes[SecretItemShape.schemaAttribute] = kind
-        }
-        return attributes
-    }
-
-    var keychainAttributes: [String: AttributeValue] {
-        var item: [String: AttributeValue] = [AttributeName.server: .string(server), AttributeName.account: .string(user ?? "")]
-        if let protocolCode { item[AttributeName.protocol] = .string(protocolCode) }
-        item[AttributeName.port] = .integer(Int64(port ?? 0))
-        item[AttributeName.path] = .string(object ?? "")
-        item[AttributeName.securityDomain] = .string(domain ?? "")
-        if let authType { item[AttributeName.authenticationType] = .string(authType) }
-        if let namedSchema { item[AttributeName.description] = .string(namedSchema) }
-        return item
     }
 }
 
