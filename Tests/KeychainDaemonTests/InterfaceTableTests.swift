@@ -48,7 +48,7 @@ import Testing
                     // one with arguments none at all.
                     let wrong: [[DBusValue]] = [[.uint32(7)], expected.isEmpty ? [.string("x")] : []]
                     for arguments in wrong {
-                        let name = Self.errorName {
+                        let name = HostileClientTests.errorName {
                             try client.call(destination: "org.freedesktop.secrets", path: path, interface: interface.name,
                                             member: method.name, arguments: arguments)
                         }
@@ -116,17 +116,5 @@ import Testing
             shown.append(entry)
         }
         return shown
-    }
-
-    /// The error name a call fails with (nil if it succeeds).
-    static func errorName(_ body: () throws -> [DBusValue]) -> String? {
-        do {
-            _ = try body()
-            return nil
-        } catch let error as DBusError {
-            return error.name
-        } catch {
-            return "\(error)"
-        }
     }
 }
