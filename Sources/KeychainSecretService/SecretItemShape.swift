@@ -24,8 +24,8 @@ package enum SecretItemShape: Equatable, Sendable {
 
     /// The attributes of the generic shape (Python keyring's, libsecret's "generic" one): the
     /// service and the account of a generic password.
-    package static let serviceAttribute = "service"
-    package static let usernameAttribute = "username"
+    static let serviceAttribute = "service"
+    static let usernameAttribute = "username"
     static let genericAttributes: Set<String> = [serviceAttribute, usernameAttribute]
 
     /// The `xdg:schema` attribute libsecret adds when a client names a schema.
