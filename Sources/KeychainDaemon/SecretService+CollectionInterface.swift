@@ -24,11 +24,11 @@ extension SecretService {
             },
         ],
         properties: [
-            DBusProperty("Items", "ao") { .objectPaths($0.items) },
-            DBusProperty("Label", "s") { .string($0.collection.label) },
-            DBusProperty("Locked", "b") { .boolean($0.collection.isLocked) },
-            DBusProperty("Created", "t") { .uint64($0.collection.created) },
-            DBusProperty("Modified", "t") { .uint64($0.collection.modified) },
+            DBusProperty(SecretServiceProperties.items, "ao") { .objectPaths($0.items) },
+            DBusProperty(SecretServiceProperties.label, "s") { .string($0.collection.label) },
+            DBusProperty(SecretServiceProperties.locked, "b") { .boolean($0.collection.isLocked) },
+            DBusProperty(SecretServiceProperties.created, "t") { .uint64($0.collection.created) },
+            DBusProperty(SecretServiceProperties.modified, "t") { .uint64($0.collection.modified) },
         ],
         signals: [SecretServiceSignals.itemCreated, SecretServiceSignals.itemDeleted, SecretServiceSignals.itemChanged],
         loadProperties: { call in call.resolvedCollection().flatMap { name, collection in collectionProperties(name, collection, call.path) } })

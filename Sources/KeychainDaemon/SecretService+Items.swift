@@ -18,19 +18,19 @@ extension SecretService {
             },
         ],
         properties: [
-            DBusProperty("Locked", "b") { .boolean($0.locked) },
-            DBusProperty("Attributes", "a{ss}", read: { .stringDictionary($0.record.attributes) }) { call, name, value in
+            DBusProperty(SecretServiceProperties.locked, "b") { .boolean($0.locked) },
+            DBusProperty(SecretServiceProperties.attributes, "a{ss}", read: { .stringDictionary($0.record.attributes) }) { call, name, value in
                 guard let attributes = value.stringDictionary else { return .invalidArguments("Attributes is a{ss}") }
                 if let problem = call.service.checkAttributes(attributes, label: "") { return .invalidArguments(problem) }
                 return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setAttributes(id: id, attributes) }
             },
-            DBusProperty("Label", "s", read: { .string($0.record.label) }) { call, name, value in
+            DBusProperty(SecretServiceProperties.label, "s", read: { .string($0.record.label) }) { call, name, value in
                 guard let label = value.stringValue else { return .invalidArguments("Label is a string") }
                 if let problem = call.service.checkAttributes([:], label: label) { return .invalidArguments(problem) }
                 return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setLabel(id: id, label) }
             },
-            DBusProperty("Created", "t") { .uint64($0.record.created) },
-            DBusProperty("Modified", "t") { .uint64($0.record.modified) },
+            DBusProperty(SecretServiceProperties.created, "t") { .uint64($0.record.created) },
+            DBusProperty(SecretServiceProperties.modified, "t") { .uint64($0.record.modified) },
         ],
         loadProperties: { call in call.service.itemProperties(call) })
 
@@ -81,7 +81,7 @@ extension SecretService {
         }
         let itemPath = SecretObjectPath.itemPath(collection: collectionName, id: id)
         emit(itemPath, SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
-             [.string(SecretServiceNames.itemInterface), .properties([]), .array(elementSignature: "s", [.string(name), .string("Modified")])])
+             [.string(SecretServiceNames.itemInterface), .properties([]), .array(elementSignature: "s", [.string(name), .string(SecretServiceProperties.modified)])])
         collectionChanged(collectionName, item: itemPath, signal: SecretServiceSignals.itemChanged)
         return .empty
     }

@@ -46,7 +46,7 @@ extension SecretService {
             },
         ],
         properties: [
-            DBusProperty("Collections", "ao") { names in .objectPaths(names.map(SecretObjectPath.collectionPath)) },
+            DBusProperty(SecretServiceProperties.collections, "ao") { names in .objectPaths(names.map(SecretObjectPath.collectionPath)) },
         ],
         signals: [SecretServiceSignals.collectionCreated, SecretServiceSignals.collectionDeleted, SecretServiceSignals.collectionChanged],
         loadProperties: { call in .success(call.service.state.withLock { $0.collectionOrder.map(\.name) }) })
@@ -191,7 +191,7 @@ extension SecretService {
     func emitLockedChanged(_ name: String) {
         guard let collection = collection(name) else { return }
         emit(SecretObjectPath.collectionPath(name), SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
-             [.string(SecretServiceNames.collectionInterface), .properties([("Locked", .boolean(collection.isLocked))]),
+             [.string(SecretServiceNames.collectionInterface), .properties([(SecretServiceProperties.locked, .boolean(collection.isLocked))]),
               .array(elementSignature: "s", [])])
         emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionChanged,
              [.objectPath(SecretObjectPath.collectionPath(name))])

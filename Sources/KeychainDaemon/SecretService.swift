@@ -153,7 +153,7 @@ package final class SecretService: Sendable {
         emit(path, SecretServiceNames.collectionInterface, signal, [.objectPath(item)])
         emit(path, SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
              [.string(SecretServiceNames.collectionInterface), .properties([]),
-              .array(elementSignature: "s", [.string("Items"), .string("Modified")])])
+              .array(elementSignature: "s", [.string(SecretServiceProperties.items), .string(SecretServiceProperties.modified)])])
     }
 
     private func forget(peer: String) {

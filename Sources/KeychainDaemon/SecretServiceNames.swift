@@ -24,9 +24,9 @@ package enum SecretServiceNames {
     package static let secretType = "(oayays)"
 
     /// Property names as `CreateItem` and `CreateCollection` receive them.
-    package static let itemLabelProperty = itemInterface + ".Label"
-    package static let itemAttributesProperty = itemInterface + ".Attributes"
-    package static let collectionLabelProperty = collectionInterface + ".Label"
+    package static let itemLabelProperty = itemInterface + "." + SecretServiceProperties.label
+    package static let itemAttributesProperty = itemInterface + "." + SecretServiceProperties.attributes
+    package static let collectionLabelProperty = collectionInterface + "." + SecretServiceProperties.label
 
     /// The collection names this daemon serves from the start: the login keychain (while its
     /// file exists) and the in-memory session collection.
@@ -36,6 +36,18 @@ package enum SecretServiceNames {
     package static let loginLabel = "Login"
     /// Aliases every client expects: `default` and `login` are the login keychain.
     package static let builtInAliases = ["default": loginCollection, "login": loginCollection, "session": sessionCollection]
+}
+
+/// The property names of the spec's interfaces, for the interface tables and the
+/// `PropertiesChanged` signals that name them.
+package enum SecretServiceProperties {
+    package static let collections = "Collections"
+    package static let items = "Items"
+    package static let label = "Label"
+    package static let locked = "Locked"
+    package static let created = "Created"
+    package static let modified = "Modified"
+    package static let attributes = "Attributes"
 }
 
 /// The error names a reply may carry (the spec's own, then D-Bus's standard ones).
