@@ -64,6 +64,20 @@ let package = Package(
         // The one lock for state shared between threads (docs/design-notes.md), for the engine
         // and for the D-Bus layer, which does not depend on the engine.
         .target(name: "KeychainLocking", swiftSettings: strict),
+        // The cryptography this package writes itself, because swift-crypto's API lacks it
+        // (SHA-224, raw RSA and its paddings, OAEP with SHA-224/384/512, the X9.63 KDF, ECIES,
+        // the PKCS#12 KDF, the Secret Service's Diffie-Hellman group and the big numbers under
+        // them): one audit surface, tested against published vectors by KeychainCryptoTests.
+        // Everything else is swift-crypto's (BoringSSL).
+        .target(
+            name: "KeychainCrypto",
+            dependencies: [
+                "CKeychainSystem",  // cks_secure_zero, for the wiping of secret big numbers
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "KeychainStore",
             dependencies: [
@@ -95,6 +109,7 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates", condition: .when(platforms: otherPlatforms)),
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(platforms: otherPlatforms)),
                 // SecKey's cryptography (on Apple platforms the Security framework has its own).
+                .target(name: "KeychainCrypto", condition: .when(platforms: otherPlatforms)),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: otherPlatforms)),
                 .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: otherPlatforms)),
             ],
@@ -108,7 +123,7 @@ let package = Package(
             dependencies: [
                 "KeychainStore",
                 "CKeychainSystem",
-                .target(name: "KeychainServices", condition: .when(platforms: otherPlatforms)),
+                "KeychainCrypto",  // the DH group of the sessions
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -194,11 +209,21 @@ let package = Package(
         .executableTarget(name: "keychain-auth-probe", dependencies: ["KeychainAuthentication", "KeychainStore"], path: "Tests/AuthProbe"),
         // A private keychain per test, shared by the test targets.
         .target(name: "KeychainTestSupport", dependencies: ["KeychainStore", "KeychainAuthentication"], path: "Tests/Support"),
+        // Published test vectors for every primitive of KeychainCrypto.
+        .testTarget(
+            name: "KeychainCryptoTests",
+            dependencies: [
+                "KeychainCrypto", "KeychainTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         .testTarget(name: "KeychainStoreTests", dependencies: ["KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainServicesTests", dependencies: ["KeychainServices", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainAuthenticationTests", dependencies: ["KeychainAuthentication", "KeychainStore", "KeychainTerminal", "KeychainTestSupport"]),
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
-        .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainCrypto", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus", "KeychainLocking"], swiftSettings: strict),
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(

@@ -1,6 +1,7 @@
 import CKeychainSystem
 import Crypto
 import _CryptoExtras
+import KeychainCrypto
 package import Foundation
 
 /// The transport algorithms a client may ask for in `OpenSession`.
@@ -75,12 +76,9 @@ package struct SecretSession: Sendable {
 
     private static func negotiateDH(clientInput: Data,
                                     privateExponent: consuming UInt1024) throws(SessionError) -> (session: SecretSession, output: Data) {
-        let client: UInt1024
-        do {
-            client = try OakleyGroup2.publicKey(from: clientInput)
-        } catch {
+        guard let client = OakleyGroup2.publicKey(from: clientInput) else {
             privateExponent.wipe()
-            throw error
+            throw .invalidPublicKey
         }
         let agreed = OakleyGroup2.agree(clientPublicKey: client, privateExponent: &privateExponent)
         return (SecretSession(algorithm: .dhIETF1024SHA256AES128CBCPKCS7, key: agreed.aesKey), agreed.publicKey)

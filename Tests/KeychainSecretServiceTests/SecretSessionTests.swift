@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import KeychainCrypto
 @testable import KeychainSecretService
 
 /// RFC 2409's 1024-bit prime, written out again here so that a typo in the source's copy fails.

@@ -2,6 +2,7 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import KeychainCrypto
 import SwiftASN1
 
 /// Why a PKCS#12 file could not be read, each with the status `SecPKCS12Import` gives for it
@@ -116,7 +117,7 @@ enum PKCS12Parser {
             let macData = try node.children(.sequence)
             let digestInfo = try macData.element(0).children(.sequence)
             let algorithm = try digestInfo.element(0).children(.sequence).element(0).objectIdentifier()
-            guard let digest = PKCS12Digest(oid: algorithm) else { throw PKCS12Error.unsupportedCipher }
+            guard let digest = OID.macDigests[algorithm] else { throw PKCS12Error.unsupportedCipher }
             let expected = try digestInfo.element(1).octetString()
             let salt = try macData.element(1).octetString()
             let iterations = macData.count > 2 ? try macData[2].smallInteger() : 1
@@ -127,7 +128,7 @@ enum PKCS12Parser {
             if password.isEmpty { candidates.append([]) }
             for candidate in candidates {
                 let key = PKCS12KeyDerivation.derive(password: candidate, salt: salt, iterations: iterations,
-                                                     purpose: .mac, digest: digest, length: digest.outputSize)
+                                                     purpose: .mac, digest: digest, length: digest.byteCount)
                 if constantTimeEqual(digest.hmac(key: key, data: authenticatedSafe), expected) { return }
             }
             throw PKCS12Error.authentication
@@ -264,6 +265,11 @@ enum PKCS12Parser {
         /// pbeWithSHAAnd128BitRC4 … pbeWithSHAAnd40BitRC2-CBC (1.2.840.113549.1.12.1.1–6).
         static let legacyPBEPrefix = "1.2.840.113549.1.12.1."
         static let aesCBCKeyLengths = ["2.16.840.1.101.3.4.1.2": 16, "2.16.840.1.101.3.4.1.22": 24, "2.16.840.1.101.3.4.1.42": 32]
+        /// The hashes a file may name for its MAC and its key derivation.
+        static let macDigests: [String: HashName] = [
+            "1.3.14.3.2.26": .sha1, "2.16.840.1.101.3.4.2.1": .sha256,
+            "2.16.840.1.101.3.4.2.2": .sha384, "2.16.840.1.101.3.4.2.3": .sha512,
+        ]
     }
 }
 #endif

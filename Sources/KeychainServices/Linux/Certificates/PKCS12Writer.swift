@@ -1,5 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
+import KeychainCrypto
 import SwiftASN1
 
 /// Writes PKCS#12 files (RFC 7292) in the layout OpenSSL 3's `pkcs12 -export` uses by default:
@@ -70,9 +71,9 @@ package struct PKCS12Writer {
     /// `MacData { DigestInfo { sha256, HMAC }, macSalt, iterations }`.
     private func macData(over content: [UInt8], password: String) -> [UInt8] {
         let salt = PasswordBasedEncryption.randomBytes(PasswordBasedEncryption.saltLength)
-        let digest = PKCS12Digest.sha256
+        let digest = HashName.sha256
         let key = PKCS12KeyDerivation.derive(password: PKCS12KeyDerivation.passwordBytes(password), salt: salt,
-                                             iterations: iterations, purpose: .mac, digest: digest, length: digest.outputSize)
+                                             iterations: iterations, purpose: .mac, digest: digest, length: digest.byteCount)
         let digestInfo = DERWriting.sequence(DERWriting.algorithm(Self.sha256, parameters: DERWriting.null),
                                              DERWriting.octetString(digest.hmac(key: key, data: content)))
         return DERWriting.sequence(digestInfo, DERWriting.octetString(salt), DERWriting.integer(iterations))

@@ -1,31 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
-import Crypto
 import Foundation
-
-/// The hash an algorithm names.
-enum HashName: String, Sendable {
-    case sha1 = "SHA1", sha224 = "SHA224", sha256 = "SHA256", sha384 = "SHA384", sha512 = "SHA512"
-
-    var byteCount: Int {
-        switch self {
-        case .sha1: return 20
-        case .sha224: return 28
-        case .sha256: return 32
-        case .sha384: return 48
-        case .sha512: return 64
-        }
-    }
-
-    func hash(_ data: Data) -> Data {
-        switch self {
-        case .sha1: return Data(Insecure.SHA1.hash(data: data))
-        case .sha256: return Data(SHA256.hash(data: data))
-        case .sha384: return Data(SHA384.hash(data: data))
-        case .sha512: return Data(SHA512.hash(data: data))
-        case .sha224: return SHA224.hash(data: data) // swift-crypto has none: see SHA224.swift
-        }
-    }
-}
+import KeychainCrypto
 
 /// What signature input an algorithm takes: the message (hashed here with the named hash) or a
 /// digest the caller computed (of the named hash's length, or any length when none is named).

@@ -1,6 +1,7 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Crypto
 import Foundation
+import KeychainCrypto
 
 /// A digest the caller computed, handed to swift-crypto's ECDSA, which signs whatever bytes a
 /// `Digest` holds (truncated to the curve's order as ECDSA prescribes). Apple's "digest"
@@ -14,7 +15,8 @@ struct PrecomputedDigest: Digest {
     var description: String { "digest (\(bytes.count) bytes)" }
 }
 
-/// ECDSA and ECDH with swift-crypto's P-256, P-384 and P-521.
+/// ECDSA and ECDH with swift-crypto's P-256, P-384 and P-521, and ECIES: KeychainCrypto's scheme
+/// over this ECDH.
 enum ECOperations {
     /// The bytes ECDSA signs: the message's hash, or the caller's digest (of the named hash's
     /// length when the algorithm names one; Security's digest adaptors refuse any other length).
@@ -93,6 +95,26 @@ enum ECOperations {
             throw error
         } catch {
             throw KeyError(errSecDecode, "the key agreement failed")
+        }
+    }
+
+    /// Apple's ECIES to `recipient`, from a fresh ephemeral key (``ECIES`` says the scheme).
+    static func eciesEncrypt(_ plaintext: Data, to recipient: ECPublicKey, hash: HashName, variableIV: Bool) throws(KeyError) -> Data {
+        let ephemeral = ECPrivateKey(generating: recipient.curve)
+        let secret = try sharedSecret(ephemeral, recipient)
+        return try KeyError.catching { () throws(PrimitiveError) in
+            try ECIES.seal(plaintext, ephemeralPublicKey: ephemeral.publicKey.x963, sharedSecret: secret,
+                           curveBits: recipient.curve.bits, hash: hash, variableIV: variableIV)
+        }
+    }
+
+    /// Apple's ECIES decryption with our key.
+    static func eciesDecrypt(_ data: Data, with key: ECPrivateKey, hash: HashName, variableIV: Bool) throws(KeyError) -> Data {
+        let bits = key.curve.bits
+        let point = try KeyError.catching { () throws(PrimitiveError) in try ECIES.ephemeralPublicKey(in: data, curveBits: bits) }
+        let secret = try sharedSecret(key, try ECPublicKey(x963: point))
+        return try KeyError.catching { () throws(PrimitiveError) in
+            try ECIES.open(data, sharedSecret: secret, curveBits: bits, hash: hash, variableIV: variableIV)
         }
     }
 }

@@ -1,5 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
+import KeychainCrypto
 
 /// A SecKey call's failure: the status that goes into the CFError, and a reason in our words
 /// (never key material).
@@ -18,6 +19,19 @@ struct KeyError: Error {
     /// "algorithm not supported by the key").
     static func unsupported(_ algorithm: SecKeyAlgorithm) -> KeyError {
         KeyError(errSecParam, "\(algorithm.name) is not supported by this key")
+    }
+
+    /// A refusal of one of KeychainCrypto's primitives, with the status Security gives for it.
+    init(_ failure: PrimitiveError) {
+        switch failure.kind {
+        case .parameter: self.init(errSecParam, failure.reason)
+        case .unreadableKey: self.init(errSecDecode, failure.reason)
+        }
+    }
+
+    /// Runs one of KeychainCrypto's primitives, its refusal turned into a KeyError.
+    static func catching<Value>(_ body: () throws(PrimitiveError) -> Value) throws(KeyError) -> Value {
+        do { return try body() } catch { throw KeyError(error) }
     }
 }
 

@@ -1,9 +1,10 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
+import KeychainCrypto
 
 /// The SecKey operations, dispatched on the algorithm's name (Security's SecKeyAdaptors.m gives
 /// every algorithm an adaptor over a key's few primitive operations; here each family has its
-/// own file: ECOperations, RSAOperations, ECIES).
+/// own file: ECOperations, RSAOperations; the primitives swift-crypto lacks are KeychainCrypto's).
 enum KeyOperations {
     static func sign(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ data: Data) throws(KeyError) -> Data {
         let name = try checked(key.material, .sign, algorithm)
@@ -37,7 +38,7 @@ enum KeyOperations {
         let name = try checked(key.material, .encrypt, algorithm)
         switch (key.material, name) {
         case (.ecPublic(let ec), .ecies(_, let hash, let variableIV)):
-            return try ECIES.encrypt(data, to: ec, hash: hash, variableIV: variableIV)
+            return try ECOperations.eciesEncrypt(data, to: ec, hash: hash, variableIV: variableIV)
         case (.rsaPublic(let rsa), _):
             return try RSAOperations.encrypt(rsa, name, data)
         default:
@@ -50,7 +51,7 @@ enum KeyOperations {
         try key.usageGuard?.authorize()
         switch (key.material, name) {
         case (.ecPrivate(let ec), .ecies(_, let hash, let variableIV)):
-            return try ECIES.decrypt(data, with: ec, hash: hash, variableIV: variableIV)
+            return try ECOperations.eciesDecrypt(data, with: ec, hash: hash, variableIV: variableIV)
         case (.rsaPrivate(let rsa), _):
             return try RSAOperations.decrypt(rsa, name, data)
         default:
@@ -89,7 +90,7 @@ enum KeyOperations {
 
     /// The algorithm taken apart, or Security's refusal: errSecParam when it does not fit the key
     /// or the operation. (Every algorithm that fits is computed: what swift-crypto lacks, SHA-224
-    /// and OAEP with SHA-224/384/512, is written here in SHA224.swift and RSAOAEP.swift.)
+    /// and OAEP with SHA-224/384/512, is KeychainCrypto's SHA224 and RSAOAEP.)
     private static func checked(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws(KeyError) -> AlgorithmName {
         guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA) else {
             throw .unsupported(algorithm)

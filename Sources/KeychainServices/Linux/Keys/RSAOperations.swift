@@ -2,21 +2,26 @@
 import Crypto
 import _CryptoExtras
 import Foundation
+import KeychainCrypto
 
 /// RSA signatures and encryption with swift-crypto's `_RSA`; raw RSA and signatures over a
-/// caller's digest through ``RSARaw`` and ``RSAPadding``; what `_RSA` lacks is built on raw RSA:
-/// signatures of a message hashed with SHA-224 (hashed by ``SHA224``, then signed as a digest)
-/// and OAEP with SHA-224/384/512 (``RSAOAEP``).
+/// caller's digest through KeychainCrypto's `RSARaw` and `RSAPadding`; what `_RSA` lacks is
+/// built on raw RSA: signatures of a message hashed with SHA-224 (hashed by KeychainCrypto's
+/// `SHA224`, then signed as a digest) and OAEP with SHA-224/384/512 (`RSAOAEP`).
 enum RSAOperations {
     static func sign(_ key: _RSA.Signing.PrivateKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
         let size = (key.keySizeInBits + 7) / 8
         switch name {
         case .rsaSignatureRaw:
-            return try RSARaw.privateOperation(key, data)
+            return try KeyError.catching { () throws(PrimitiveError) in try RSARaw.privateOperation(key, data) }
         case .rsaPKCS1v15(.digest(let hash)):
-            return try RSARaw.privateOperation(key, RSAPadding.pkcs1v15(data, hash: hash, size: size))
+            return try KeyError.catching { () throws(PrimitiveError) in
+                try RSARaw.privateOperation(key, RSAPadding.pkcs1v15(data, hash: hash, size: size))
+            }
         case .rsaPSS(.digest(let hash?)):
-            return try RSARaw.privateOperation(key, RSAPadding.pssEncode(data, hash: hash, modulusBits: key.keySizeInBits))
+            return try KeyError.catching { () throws(PrimitiveError) in
+                try RSARaw.privateOperation(key, RSAPadding.pssEncode(data, hash: hash, modulusBits: key.keySizeInBits))
+            }
         case .rsaPKCS1v15(.message(.sha224)):
             return try sign(key, .rsaPKCS1v15(.digest(.sha224)), SHA224.hash(data: data))
         case .rsaPSS(.message(.sha224)):
@@ -54,7 +59,7 @@ enum RSAOperations {
             guard data.count <= size, let value = recovered() else { return false }
             return value == Data(count: size - data.count) + data
         case .rsaPKCS1v15(.digest(let hash)):
-            let expected = try RSAPadding.pkcs1v15(data, hash: hash, size: size)
+            let expected = try KeyError.catching { () throws(PrimitiveError) in try RSAPadding.pkcs1v15(data, hash: hash, size: size) }
             return recovered() == expected
         case .rsaPSS(.digest(let hash?)):
             guard data.count == hash.byteCount else { throw .parameter("the digest is not \(hash.byteCount) bytes") }
@@ -89,12 +94,12 @@ enum RSAOperations {
     }
 
     static func encrypt(_ key: _RSA.Signing.PublicKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
-        if name == .rsaEncryptionRaw { return try RSARaw.publicOperation(key, data) }
+        if name == .rsaEncryptionRaw { return try KeyError.catching { () throws(PrimitiveError) in try RSARaw.publicOperation(key, data) } }
         let publicKey = try encryptionKey(key)
         /// One OAEP block: swift-crypto's for SHA-1 and SHA-256, ours for the other hashes.
         func oaep(_ hash: HashName, _ plaintext: Data) throws(KeyError) -> Data {
             if let padding = swiftCryptoOAEP(hash) { return try pad(publicKey, plaintext, padding) }
-            return try RSAOAEP.encrypt(key, plaintext, hash: hash)
+            return try KeyError.catching { () throws(PrimitiveError) in try RSAOAEP.encrypt(key, plaintext, hash: hash) }
         }
         switch name {
         case .rsaOAEP(let hash, aesGCM: false):
@@ -120,7 +125,7 @@ enum RSAOperations {
     static func decrypt(_ key: _RSA.Signing.PrivateKey, _ name: AlgorithmName, _ data: Data) throws(KeyError) -> Data {
         if name == .rsaEncryptionRaw {
             guard data.count == (key.keySizeInBits + 7) / 8 else { throw .parameter("the ciphertext is not one RSA block long") }
-            return try RSARaw.privateOperation(key, data)
+            return try KeyError.catching { () throws(PrimitiveError) in try RSARaw.privateOperation(key, data) }
         }
         let privateKey: _RSA.Encryption.PrivateKey
         do { privateKey = try _RSA.Encryption.PrivateKey(unsafeDERRepresentation: key.derRepresentation) } catch {
@@ -130,7 +135,7 @@ enum RSAOperations {
         /// One OAEP block: swift-crypto's for SHA-1 and SHA-256, ours for the other hashes.
         func oaep(_ hash: HashName, _ block: Data) throws(KeyError) -> Data {
             if let padding = swiftCryptoOAEP(hash) { return try unpad(privateKey, block, padding) }
-            return try RSAOAEP.decrypt(key, block, hash: hash)
+            return try KeyError.catching { () throws(PrimitiveError) in try RSAOAEP.decrypt(key, block, hash: hash) }
         }
         switch name {
         case .rsaOAEP(let hash, aesGCM: false):

@@ -1,6 +1,6 @@
 import Foundation
+import KeychainCrypto
 import Testing
-@testable import KeychainServices
 
 /// Our RSAES-OAEP (for the hashes swift-crypto's `_RSA` lacks): the decoder's checks one by one,
 /// each answering the same refusal, and the encoder's output decoding back.
@@ -17,7 +17,7 @@ struct RSAOAEPTests {
             #expect(encoded.count == k && encoded.first == 0)
             #expect(RSAOAEP.decode(encoded, hash: hash) == message)
         }
-        #expect(throws: KeyError.self) {
+        #expect(throws: PrimitiveError.self) {
             try RSAOAEP.encode(Data(count: maximum + 1), seed: Data(count: hash.byteCount), hash: hash, modulusBytes: k)
         }
     }

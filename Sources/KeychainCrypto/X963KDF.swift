@@ -1,13 +1,11 @@
-#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
-import Crypto
-import Foundation
+package import Foundation
 
 /// The ANSI X9.63 key derivation (SEC 1 §3.6.1): the output is
 /// `H(Z ‖ counter₁ ‖ sharedInfo) ‖ H(Z ‖ counter₂ ‖ sharedInfo) ‖ …` truncated, with 32-bit
 /// big-endian counters from 1. swift-crypto has it on `SharedSecret`; this form works on the raw
 /// secret bytes, which the ECIES and ECDH-with-KDF algorithms start from.
-enum X963KDF {
-    static func derive(secret: Data, hash: HashName, sharedInfo: Data, byteCount: Int) -> Data {
+package enum X963KDF {
+    package static func derive(secret: Data, hash: HashName, sharedInfo: Data, byteCount: Int) -> Data {
         var output = Data()
         output.reserveCapacity(byteCount + hash.byteCount)
         var counter: UInt32 = 1
@@ -21,4 +19,3 @@ enum X963KDF {
         return output.prefix(byteCount)
     }
 }
-#endif

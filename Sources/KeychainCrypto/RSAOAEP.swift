@@ -1,7 +1,6 @@
-#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Crypto
-import _CryptoExtras
-import Foundation
+package import _CryptoExtras
+package import Foundation
 
 /// RSAES-OAEP (RFC 8017 §7.1) with an empty label and MGF1 over the same hash, for the OAEP
 /// hashes swift-crypto's `_RSA` lacks (it has OAEP with SHA-1 and SHA-256 only; those keep using
@@ -13,20 +12,20 @@ import Foundation
 /// attack of Manger, CRYPTO 2001, needs that distinction). The checks are written with masks
 /// instead of branches as far as Swift allows; only the final accept-or-refuse and, after a
 /// valid padding, the message's length (which the caller learns anyway) depend on the data.
-enum RSAOAEP {
+package enum RSAOAEP {
     /// The longest message a modulus of `modulusBytes` bytes can carry with `hash`.
-    static func maximumMessageLength(modulusBytes: Int, hash: HashName) -> Int {
+    package static func maximumMessageLength(modulusBytes: Int, hash: HashName) -> Int {
         modulusBytes - 2 * hash.byteCount - 2
     }
 
-    static func encrypt(_ key: _RSA.Signing.PublicKey, _ message: Data, hash: HashName) throws(KeyError) -> Data {
+    package static func encrypt(_ key: _RSA.Signing.PublicKey, _ message: Data, hash: HashName) throws(PrimitiveError) -> Data {
         let size = (key.keySizeInBits + 7) / 8
         let seed = SymmetricKey(size: .init(bitCount: hash.byteCount * 8)).withUnsafeBytes { Data($0) }
         let encoded = try encode(message, seed: seed, hash: hash, modulusBytes: size)
         return try RSARaw.publicOperation(key, encoded)
     }
 
-    static func decrypt(_ key: _RSA.Signing.PrivateKey, _ ciphertext: Data, hash: HashName) throws(KeyError) -> Data {
+    package static func decrypt(_ key: _RSA.Signing.PrivateKey, _ ciphertext: Data, hash: HashName) throws(PrimitiveError) -> Data {
         let size = (key.keySizeInBits + 7) / 8
         guard ciphertext.count == size else { throw .parameter("the ciphertext is not one RSA block long") }
         guard size >= 2 * hash.byteCount + 2 else { throw .parameter("the key is too small for OAEP with this hash") }
@@ -37,11 +36,11 @@ enum RSAOAEP {
     }
 
     /// The one answer to every decryption failure, as swift-crypto's OAEP path gives.
-    private static var decryptionFailed: KeyError { KeyError(errSecParam, "RSA decryption failed") }
+    private static var decryptionFailed: PrimitiveError { .parameter("RSA decryption failed") }
 
     /// EME-OAEP encoding (§7.1.1 step 2) with the given seed: `00 ‖ maskedSeed ‖ maskedDB`,
     /// DB being `lHash ‖ zeros ‖ 01 ‖ message`.
-    static func encode(_ message: Data, seed: Data, hash: HashName, modulusBytes k: Int) throws(KeyError) -> Data {
+    package static func encode(_ message: Data, seed: Data, hash: HashName, modulusBytes k: Int) throws(PrimitiveError) -> Data {
         let hLen = hash.byteCount
         guard k >= 2 * hLen + 2 else { throw .parameter("the key is too small for OAEP with this hash") }
         guard message.count <= maximumMessageLength(modulusBytes: k, hash: hash) else {
@@ -57,7 +56,7 @@ enum RSAOAEP {
     }
 
     /// EME-OAEP decoding (§7.1.2 step 3) of a modulus-sized block; nil for any flaw.
-    static func decode(_ encoded: Data, hash: HashName) -> Data? {
+    package static func decode(_ encoded: Data, hash: HashName) -> Data? {
         let em = [UInt8](encoded), k = em.count, hLen = hash.byteCount
         guard k >= 2 * hLen + 2 else { return nil }
         let maskedSeed = Data(em[1...hLen]), maskedDB = Data(em[(hLen + 1)...])
@@ -102,4 +101,3 @@ enum RSAOAEP {
         Data(zip(a, b).map { $0 ^ $1 })
     }
 }
-#endif

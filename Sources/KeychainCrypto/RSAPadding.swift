@@ -1,12 +1,11 @@
-#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Crypto
-import Foundation
+package import Foundation
 
 /// The signature paddings of PKCS #1 (RFC 8017 §9) over a digest the caller computed, for Apple's
 /// "digest" RSA algorithms, which swift-crypto cannot sign (it signs only digests of its own types).
-enum RSAPadding {
+package enum RSAPadding {
     /// The DER DigestInfo prefix of each hash (RFC 8017 §9.2, note 1).
-    static func digestInfoPrefix(_ hash: HashName) -> [UInt8] {
+    package static func digestInfoPrefix(_ hash: HashName) -> [UInt8] {
         let oidTail: UInt8
         switch hash {
         case .sha1: return [0x30, 0x21, 0x30, 0x09, 0x06, 0x05, 0x2b, 0x0e, 0x03, 0x02, 0x1a, 0x05, 0x00, 0x04, 0x14]
@@ -22,7 +21,7 @@ enum RSAPadding {
     /// EMSA-PKCS1-v1_5 (§9.2) of `digest` for a modulus of `size` bytes: `00 01 FF… 00 ‖ T`, T
     /// being the DigestInfo, or the digest alone when no hash is named (Apple's
     /// `…DigestPKCS1v15Raw`).
-    static func pkcs1v15(_ digest: Data, hash: HashName?, size: Int) throws(KeyError) -> Data {
+    package static func pkcs1v15(_ digest: Data, hash: HashName?, size: Int) throws(PrimitiveError) -> Data {
         var t = Data()
         if let hash {
             guard digest.count == hash.byteCount else { throw .parameter("the digest is not \(hash.byteCount) bytes") }
@@ -34,7 +33,7 @@ enum RSAPadding {
     }
 
     /// MGF1 (§B.2.1) with `hash`.
-    static func mgf1(_ seed: Data, length: Int, hash: HashName) -> Data {
+    package static func mgf1(_ seed: Data, length: Int, hash: HashName) -> Data {
         var output = Data()
         var counter: UInt32 = 0
         while output.count < length {
@@ -48,7 +47,7 @@ enum RSAPadding {
 
     /// EMSA-PSS-ENCODE (§9.1.1) of `digest` with a random salt as long as the digest (Apple's PSS
     /// names say so), for a modulus of `modulusBits`; the result is left-padded to the modulus size.
-    static func pssEncode(_ digest: Data, hash: HashName, modulusBits: Int) throws(KeyError) -> Data {
+    package static func pssEncode(_ digest: Data, hash: HashName, modulusBits: Int) throws(PrimitiveError) -> Data {
         let hLen = hash.byteCount, sLen = hash.byteCount
         guard digest.count == hLen else { throw .parameter("the digest is not \(hLen) bytes") }
         let emBits = modulusBits - 1, emLen = (emBits + 7) / 8
@@ -65,7 +64,7 @@ enum RSAPadding {
     }
 
     /// EMSA-PSS-VERIFY (§9.1.2) of `encoded` (the public operation's output, modulus-sized).
-    static func pssVerify(_ digest: Data, encoded: Data, hash: HashName, modulusBits: Int) -> Bool {
+    package static func pssVerify(_ digest: Data, encoded: Data, hash: HashName, modulusBits: Int) -> Bool {
         let hLen = hash.byteCount, sLen = hash.byteCount
         let emBits = modulusBits - 1, emLen = (emBits + 7) / 8
         guard digest.count == hLen, emLen >= hLen + sLen + 2, encoded.count >= emLen else { return false }
@@ -86,4 +85,3 @@ enum RSAPadding {
         return hash.hash(Data(count: 8) + digest + salt) == h
     }
 }
-#endif

@@ -1,7 +1,7 @@
 import Foundation
+import KeychainCrypto
 import KeychainTestSupport
 import Testing
-@testable import KeychainSecretService
 
 /// `MontgomeryModulus.power` against Python's `pow(base, exponent, modulus)`, whose big integers
 /// share no code with ours. Every case goes to one /usr/bin/python3 process in a single batch.

@@ -1,124 +1,5 @@
 import CKeychainSystem
 
-/// An unsigned 1024-bit integer: sixteen 64-bit limbs, the least significant first. Just enough
-/// arithmetic for the Secret Service's Diffie-Hellman: conversion from and to big-endian bytes,
-/// comparison, and (through `MontgomeryModulus`) modular exponentiation.
-///
-/// The limbs live inline in the value (a homogeneous tuple, laid out contiguously), so the type
-/// never allocates. A tuple rather than `InlineArray` because the package still builds for
-/// Apple platforms older than the ones that have `InlineArray`.
-struct UInt1024: Sendable {
-    typealias Limbs = (UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64,
-                       UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64, UInt64)
-
-    static let limbCount = 16
-    static let byteCount = 128
-
-    var limbs: Limbs = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-
-    static let zero = UInt1024()
-    static let one: UInt1024 = { var one = UInt1024(); one.limbs.0 = 1; return one }()
-
-    init() {}
-
-    /// An unsigned big-endian integer of at most 128 bytes (fewer bytes are leading zeros left
-    /// out). More than 128 bytes is a programming error: callers check lengths first.
-    init<Bytes: Collection<UInt8>>(bigEndianBytes bytes: Bytes) {
-        precondition(bytes.count <= Self.byteCount, "more than 1024 bits")
-        withLimbs { limbs in
-            var shift: UInt64 = 0
-            var limb = 0
-            for byte in bytes.reversed() {
-                limbs[limb] |= UInt64(byte) << shift
-                shift += 8
-                if shift == 64 { shift = 0; limb += 1 }
-            }
-        }
-    }
-
-    /// A hexadecimal string of at most 256 digits (no prefix, either case), or nil.
-    init?(hexadecimal: String) {
-        let digits = Array(hexadecimal.utf8)
-        guard !digits.isEmpty, digits.count <= 2 * Self.byteCount else { return nil }
-        var value = UInt1024()
-        for (position, digit) in digits.reversed().enumerated() {
-            let nibble: UInt64
-            switch digit {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): nibble = UInt64(digit - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): nibble = UInt64(digit - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): nibble = UInt64(digit - UInt8(ascii: "A") + 10)
-            default: return nil
-            }
-            value[position / 16] |= nibble << (4 * UInt64(position % 16))
-        }
-        self = value
-    }
-
-    /// Exactly 128 big-endian bytes, left-padded with zeros.
-    var bigEndianBytes: [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: Self.byteCount)
-        for limb in 0..<Self.limbCount {
-            let word = self[limb]
-            for byte in 0..<8 {
-                bytes[Self.byteCount - 1 - (8 * limb + byte)] = UInt8(truncatingIfNeeded: word >> (8 * UInt64(byte)))
-            }
-        }
-        return bytes
-    }
-
-    /// The limb at `index` (0 is the least significant).
-    subscript(index: Int) -> UInt64 {
-        get {
-            precondition((0..<Self.limbCount).contains(index))
-            return withUnsafeBytes(of: limbs) { $0.load(fromByteOffset: 8 * index, as: UInt64.self) }
-        }
-        set {
-            precondition((0..<Self.limbCount).contains(index))
-            withUnsafeMutableBytes(of: &limbs) { $0.storeBytes(of: newValue, toByteOffset: 8 * index, as: UInt64.self) }
-        }
-    }
-
-    /// The limbs as a buffer of sixteen, for loops that would rather not go through the tuple.
-    mutating func withLimbs<Result>(_ body: (UnsafeMutableBufferPointer<UInt64>) throws -> Result) rethrows -> Result {
-        try withUnsafeMutableBytes(of: &limbs) { raw in
-            try body(raw.bindMemory(to: UInt64.self))
-        }
-    }
-
-    /// `self − other` modulo 2^1024, and whether it wrapped (that is, whether self < other). The
-    /// borrow runs through every limb whatever their values.
-    func subtractingReportingBorrow(_ other: UInt1024) -> (difference: UInt1024, borrow: Bool) {
-        var difference = UInt1024()
-        var borrow: UInt64 = 0
-        for limb in 0..<Self.limbCount {
-            (borrow, difference[limb]) = Self.subtractWithBorrow(self[limb], other[limb], borrow)
-        }
-        return (difference, borrow != 0)
-    }
-
-    /// x − y − borrow (borrow 0 or 1) as a limb and the borrow out (0 or 1), branch-free. Done
-    /// in 128 bits, whose top half is all ones exactly when the subtraction wrapped. The more
-    /// obvious pair of `subtractingReportingOverflow` compiles to a branch on the first borrow
-    /// (the optimiser knows the second cannot happen then), a branch on secret data here.
-    @inline(__always)
-    static func subtractWithBorrow(_ x: UInt64, _ y: UInt64, _ borrow: UInt64) -> (borrow: UInt64, difference: UInt64) {
-        let wide = UInt128(x) &- UInt128(y) &- UInt128(borrow)
-        return (UInt64(truncatingIfNeeded: wide >> 64) & 1, UInt64(truncatingIfNeeded: wide))
-    }
-
-    /// `self < other`, computed as the borrow out of `self − other`: the same work for every
-    /// value, with no early exit on the first differing limb.
-    static func < (lhs: UInt1024, rhs: UInt1024) -> Bool {
-        lhs.subtractingReportingBorrow(rhs).borrow
-    }
-
-    /// Overwrites the limbs in place, in a way the optimiser keeps. Copies the compiler made on
-    /// its own (registers, spills) are beyond reach; this clears the storage we own.
-    mutating func wipe() {
-        withUnsafeMutableBytes(of: &limbs) { if let base = $0.baseAddress { cks_secure_zero(base, $0.count) } }
-    }
-}
-
 /// Modular exponentiation for one fixed odd modulus below 2^1024, in Montgomery form. Made for
 /// RFC 2409's 1024-bit prime (`OakleyGroup2`), where the exponent is our Diffie-Hellman private
 /// key and so must not leak through timing.
@@ -151,7 +32,7 @@ struct UInt1024: Sendable {
 /// This rests on two assumptions. The CPU's 64×64-bit multiply must take the same time for all
 /// operands (true of current x86-64 and AArch64 cores). And the optimiser must not turn masks
 /// and carries back into branches: it can, and did for a first version of the borrow chain (see
-/// `UInt1024.subtractWithBorrow`). In the x86-64 release build of `power` (Swift 6.3.1, -O) every
+/// `LimbArithmetic.subtractWithBorrow`). In the x86-64 release build of `power` (Swift 6.3.1, -O) every
 /// conditional jump now tests a loop counter, and there is no conditional move; a change to this
 /// file should be checked the same way (`swiftc -O -S`, then look at the jumps in `power`).
 ///
@@ -159,15 +40,15 @@ struct UInt1024: Sendable {
 /// `withUnsafeTemporaryAllocation`, cleared before it is released: on the stack whenever the
 /// standard library finds room there (else one heap block per exponentiation), and nothing is
 /// allocated inside the loops.
-struct MontgomeryModulus: Sendable {
+package struct MontgomeryModulus: Sendable {
     /// p, odd.
-    let modulus: UInt1024
+    package let modulus: UInt1024
     /// n0′ = −p⁻¹ mod 2^64, the factor that picks the multiple of p clearing the lowest limb.
-    let n0Prime: UInt64
+    package let n0Prime: UInt64
     /// R² mod p with R = 2^1024, used to enter Montgomery form.
-    let rSquared: UInt1024
+    package let rSquared: UInt1024
 
-    init(_ modulus: UInt1024) {
+    package init(_ modulus: UInt1024) {
         precondition(modulus[0] & 1 == 1, "Montgomery reduction needs an odd modulus")
         self.modulus = modulus
         self.n0Prime = Self.negatedInverse(of: modulus[0])
@@ -177,7 +58,7 @@ struct MontgomeryModulus: Sendable {
     /// −x⁻¹ mod 2^64 for an odd x, by Newton's iteration y ← y(2 − xy): y = 1 is right in the
     /// lowest bit (x is odd), and each step doubles the number of right low bits, so six steps
     /// give all 64.
-    static func negatedInverse(of x: UInt64) -> UInt64 {
+    package static func negatedInverse(of x: UInt64) -> UInt64 {
         var inverse: UInt64 = 1
         for _ in 0..<6 { inverse = inverse &* (2 &- x &* inverse) }
         return 0 &- inverse
@@ -206,7 +87,7 @@ struct MontgomeryModulus: Sendable {
 
     /// base^exponent mod p, for any base below 2^1024 (it need not be reduced) and any
     /// exponent. Time and memory accesses depend on neither (see the type's documentation).
-    func power(_ base: UInt1024, _ exponent: UInt1024) -> UInt1024 {
+    package func power(_ base: UInt1024, _ exponent: UInt1024) -> UInt1024 {
         let limbs = UInt1024.limbCount
         let windowBits = 4
         let tableCount = 1 << windowBits
@@ -332,7 +213,7 @@ struct MontgomeryModulus: Sendable {
         // into limb 16, or no borrow out of the subtraction), else restore sum, by mask.
         var borrow: UInt64 = 0
         for j in 0..<limbs {
-            (borrow, result[j]) = UInt1024.subtractWithBorrow(sum[j], p[j], borrow)
+            (borrow, result[j]) = LimbArithmetic.subtractWithBorrow(sum[j], p[j], borrow)
         }
         let keepDifference = 0 &- (sum[limbs] | (borrow ^ 1))
         for j in 0..<limbs {

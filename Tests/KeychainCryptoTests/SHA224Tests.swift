@@ -1,8 +1,8 @@
 import Foundation
+import KeychainCrypto
 import Testing
-@testable import KeychainServices
 
-/// Our SHA-224 (swift-crypto has none) against FIPS 180-4's example vectors.
+/// Our SHA-224 (swift-crypto has none) against the examples NIST publishes for FIPS 180-4.
 @Suite("SHA-224: known answers")
 struct SHA224Tests {
     @Test("FIPS 180-4 examples: empty, one block, two blocks, a million a's")

@@ -1,5 +1,4 @@
-#if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
-import Foundation
+package import Foundation
 
 /// SHA-224 (FIPS 180-4 §6.3), which swift-crypto does not offer. It is SHA-256 started from
 /// different initial words, with the output cut to seven of its eight words. The compression
@@ -9,8 +8,8 @@ import Foundation
 /// Only public data passes through it in this package (messages to be signed, KDF inputs, OAEP
 /// labels and seeds are hashed, but the running time depends on the length alone: the rounds
 /// have no data-dependent branches or table indexes).
-struct SHA224: Sendable {
-    static let byteCount = 28
+package struct SHA224: Sendable {
+    package static let byteCount = 28
     private static let blockSize = 64
 
     /// The SHA-224 initial hash value (FIPS 180-4 §5.3.2).
@@ -32,7 +31,7 @@ struct SHA224: Sendable {
     ]
 
     /// The digest of `data`.
-    static func hash<Bytes: DataProtocol>(data: Bytes) -> Data {
+    package static func hash<Bytes: DataProtocol>(data: Bytes) -> Data {
         var state = initialState
         var message = [UInt8](data)
         let bitLength = UInt64(message.count) &* 8
@@ -81,4 +80,3 @@ struct SHA224: Sendable {
     @inline(__always)
     private static func rotateRight(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }
-#endif
