@@ -1,23 +1,20 @@
 """Merges the raw results of one benchmark run, draws the plot, writes the tables.
 
 usage: report.py RAW_DIR|results.json RESULTS_DIR [BENCHMARKS_MD]
+       report.py --check RESULTS_JSON BENCHMARKS_MD
   RAW_DIR holds core.json, lock.json, peers-*.json, keychainctl-N.json, machine.json; given an
   earlier results.json instead, only the plot and the tables are redrawn.
   Writes RESULTS_DIR/results.json, RESULTS_DIR/latency.png, RESULTS_DIR/summary.md, and when
   BENCHMARKS_MD is given replaces the part of it between the "results" markers with summary.md.
+  --check writes nothing: it fails (exit 1, with a diff) when the part of BENCHMARKS_MD between
+  the markers is not what this script makes from RESULTS_JSON, so a hand-edited figure, a
+  results.json committed without its page, or a change to this script not rerun, is caught.
 """
+import difflib
 import glob
 import json
 import os
 import sys
-
-try:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt  # noqa: E402
-except ImportError:  # no plot, but every figure still reaches the tables
-    plt = None
 
 OPS = ["add", "lookup", "update", "delete"]
 OP_NAMES = {"add": "add (SecItemAdd)", "lookup": "lookup by key, with data (SecItemCopyMatching)",
@@ -78,7 +75,13 @@ STYLE = {
 
 
 def plot(results, path):
-    if plt is None:
+    # Imported here, so that --check (run by CI) needs no matplotlib.
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:  # no plot, but every figure still reaches the tables
         print("report.py: matplotlib is missing: no plot", file=sys.stderr)
         return
     fig, axes = plt.subplots(2, 2, figsize=(13, 9), sharex=True)
@@ -317,7 +320,33 @@ def targets(results):
     return out
 
 
+def page_text(results, plot_path, page):
+    """The generated part of the page at `page`, its plot link relative to that page's folder."""
+    return summary(results, os.path.relpath(plot_path, os.path.dirname(os.path.abspath(page))))
+
+
+def check(results_json, page):
+    results = load(results_json)
+    want = page_text(results, os.path.join(os.path.dirname(results_json), "latency.png"), page)
+    doc = open(page).read()
+    if BEGIN not in doc or END not in doc:
+        print(f"report.py: {page} has no results markers", file=sys.stderr)
+        return 1
+    have = doc.split(BEGIN, 1)[1].split(END, 1)[0].strip("\n")
+    if have == want.strip("\n"):
+        return 0
+    sys.stdout.writelines(difflib.unified_diff(
+        (have + "\n").splitlines(True), (want.strip("\n") + "\n").splitlines(True),
+        f"{page} (between the results markers)", f"report.py from {results_json}"))
+    print(f"report.py: the generated part of {page} differs from what {results_json} gives; "
+          f"rerun: python3 Benchmarks/peers/report.py {results_json} {os.path.dirname(results_json)} {page}",
+          file=sys.stderr)
+    return 1
+
+
 def main():
+    if sys.argv[1:2] == ["--check"] and len(sys.argv) == 4:
+        sys.exit(check(sys.argv[2], sys.argv[3]))
     raw, results_dir = sys.argv[1], sys.argv[2]
     os.makedirs(results_dir, exist_ok=True)
     if raw.endswith(".json"):
@@ -334,7 +363,7 @@ def main():
     if len(sys.argv) > 3:
         path = sys.argv[3]
         # The plot link is relative to the file it is written into, which is not the results folder.
-        text = summary(results, os.path.relpath(plot_path, os.path.dirname(os.path.abspath(path))))
+        text = page_text(results, plot_path, path)
         doc = open(path).read()
         if BEGIN in doc and END in doc:
             head, rest = doc.split(BEGIN, 1)
