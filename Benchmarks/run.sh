@@ -14,7 +14,7 @@
 # Installs the peers (Debian: gnome-keyring, libsecret-tools, keyutils, dbus, PyGObject; PyPI:
 # keyring, keyrings.alt, matplotlib in a venv under ~/.cache), builds keychain-bench and
 # keychainctl in release mode, runs every system through the same workload one after another
-# (never two at once), stops what it started, and writes the results and the plot.
+# (never two at once), stops what it started, and writes the results and the plots.
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/.." && pwd)
@@ -158,5 +158,6 @@ if [ "$QUICK" = 1 ]; then
 else
   rm -rf "$HERE/results/raw"; mkdir -p "$HERE/results"; cp -r "$RAW" "$HERE/results/raw"
   "$PY" report.py "$RAW" "$HERE/results" "$ROOT/BENCHMARKS.md" >/dev/null
+  "$PY" "$HERE/plot-ratios.py" >/dev/null || say "no ratios.png (matplotlib missing?): BENCHMARKS.md shows the last one"
   say "done in $((SECONDS - START)) s: Benchmarks/results/ and BENCHMARKS.md updated"
 fi
