@@ -222,8 +222,8 @@ package final class DBusConnection: Sendable {
     package var followUpWatchCount: Int { loop.followUpWatchCount.load(ordering: .relaxed) }
 
     /// How long the loop watches for an expected call before it sleeps: longer than a client
-    /// takes to read a search's answer and ask for the secret (with libsecret here, 0.25–0.33 ms
-    /// from reply sent to request read, p10–p90 under `perf trace`, which slows it), short
+    /// takes to read a search's answer and ask for the secret (libsecret's delay, measured:
+    /// Benchmarks/notes/2026-11-25-secret-service-against-gnome-keyring.md), short
     /// enough that a call that never comes costs little.
     package static let followUpWindow: Duration = .microseconds(500)
 

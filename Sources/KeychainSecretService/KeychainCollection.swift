@@ -343,7 +343,8 @@ package final class KeychainCollection: SecretCollection {
     }
 
     static func hex(_ bytes: Data) -> String {
-        // Byte by byte through a table: String(format:) per byte was 6% of a lookup's time.
+        // Byte by byte through a table: String(format:) per byte was a visible share of a
+        // lookup's time (Benchmarks/notes/2026-11-25-secret-service-lookup-counted.md).
         // Through the raw bytes: Data's own iterator costs a call per byte.
         let digits: StaticString = "0123456789abcdef"
         return bytes.withUnsafeBytes { raw in

@@ -7,9 +7,10 @@ import Foundation
 /// keychainctl, the credential helpers) as Swift values.
 ///
 /// On Apple platforms these are the usual bridging casts. On Linux, Foundation's casts copy data a
-/// byte at a time (`Data(NSData)` walks the object as a sequence, about 700 instructions per byte),
-/// also for data inside a dictionary or an array; these read the objects themselves and copy data
-/// in one step, with the same results as the casts.
+/// byte at a time (`Data(NSData)` walks the object as a sequence;
+/// Benchmarks/notes/2026-11-28-data-across-foundation.md), also for data inside a dictionary or
+/// an array; these read the objects themselves and copy data in one step, with the same results
+/// as the casts.
 package enum ResultObjects {
     /// `object` as `Data`, or nil when it is not data (as `object as? Data`).
     package static func data(_ object: Any?) -> Data? {

@@ -9,9 +9,9 @@ extension NSDictionary {
     /// A `for (key, value) in dictionary` loop costs more on Linux: Foundation's iterator lists the
     /// keys, then looks each one up again (hashing every `NSString` key a second time). Foundation's
     /// own one-pass enumeration is cheaper, but it turns every `NSData` into `Data` one byte at a
-    /// time (through `NSData`'s `Sequence` conformance, about 700 instructions per byte: some 17k
-    /// for a 24-byte password, 700k for a 1 KB certificate). So the objects are read as stored and
-    /// converted here, data in one copy and everything else by the bridging call Foundation
+    /// time (through `NSData`'s `Sequence` conformance;
+    /// Benchmarks/notes/2026-11-28-data-across-foundation.md). So the objects are read as stored
+    /// and converted here, data in one copy and everything else by the bridging call Foundation
     /// itself makes; a dictionary holding anything else (a boxed Swift value, a key that is not a
     /// string), or not Foundation's own class, goes through Foundation's enumeration unchanged.
     var entries: DictionaryEntries {
@@ -53,7 +53,8 @@ extension NSDictionary {
     /// does not know.
     private static func bridged(_ object: AnyObject) -> Any? {
         if let data = object as? NSData { return data.copiedBytes }
-        // Strings, most keys and values, by a class check: the protocol cast below costs ~1k.
+        // Strings, most keys and values, by a class check: the protocol cast below costs more
+        // (Benchmarks/notes/2026-12-02-figures-from-source-comments.md).
         if let string = object as? NSString { return string._bridgeToAny() }
         if object === CoreFoundation.kCFBooleanTrue { return true }
         if object === CoreFoundation.kCFBooleanFalse { return false }
@@ -83,7 +84,7 @@ extension Array where Element == (key: Any, value: Any) {
 
 extension NSData {
     /// The bytes as `Data`, in one copy. `Data(referencing:)` and `as Data` on this platform read
-    /// an `NSData` a byte at a time (about 700 instructions per byte).
+    /// an `NSData` a byte at a time (Benchmarks/notes/2026-11-28-data-across-foundation.md).
     package var copiedBytes: Data {
         length == 0 ? Data() : Data(bytes: bytes, count: length)
     }

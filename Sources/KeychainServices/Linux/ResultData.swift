@@ -8,9 +8,9 @@ import KeychainStore
 /// Callers read a result the way Apple's documentation shows, `result as? Data`, and
 /// swift-corelibs-foundation answers that cast through `NSData`'s collection conformance, which
 /// calls `enumerateBytes` once for every byte; for Foundation's own `NSData` each of those calls
-/// goes through Core Foundation, about 700 instructions a byte (1.9 µs for a 24-byte password,
-/// 61 µs for 1 KB here). This class answers `enumerateBytes`, `bytes` and `length` from its
-/// buffer, which brings the same cast to 0.6 µs and 7.2 µs. Everything else `NSData` does is
+/// goes through Core Foundation. This class answers `enumerateBytes`, `bytes` and `length` from
+/// its buffer, which makes the same cast several times cheaper
+/// (Benchmarks/notes/2026-11-28-results-read-back-as-data.md). Everything else `NSData` does is
 /// built on those three, so it compares, hashes, copies and describes itself as an `NSData` with
 /// the same bytes; it archives as an `NSData`, so a keyed unarchiver asked for `NSData` reads it
 /// back. Its own buffer is wiped when the object is released; the copies a caller makes (its

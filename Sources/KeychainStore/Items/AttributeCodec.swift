@@ -19,7 +19,8 @@ enum AttributeCodec {
     /// that `attributes` holds: the same bytes as ``encode(_:)`` of just those attributes.
     static func encode(_ attributes: [String: AttributeValue], sortedNames: [String]) -> Data {
         // A merge of two sorted lists rather than a dictionary lookup per name: hashing the
-        // names was a tenth of an add's instructions.
+        // names was a large share of an add's instructions
+        // (Benchmarks/notes/2026-11-21-add-against-the-floor.md).
         let entries = attributes.sorted { $0.key < $1.key }
         var selected: [(key: String, value: AttributeValue)] = []
         selected.reserveCapacity(entries.count)
@@ -153,7 +154,7 @@ struct ByteReader {
 
 extension Array where Element == UInt8 {
     /// Appends `data`'s bytes in one copy. `+=` with a `Data` goes through the generic sequence
-    /// path, which cost about a thousand instructions per append of a few dozen bytes.
+    /// path, element by element (Benchmarks/notes/2026-11-21-add-against-the-floor.md).
     mutating func append(bytesOf data: Data) {
         data.withUnsafeBytes { append(contentsOf: $0) }
     }

@@ -42,7 +42,8 @@ struct UnlockState {
 
     init(keychainID: Data) {
         // Lower-case hex by hand: String(format:) would start Foundation's formatting machinery
-        // (about 1.4 M instructions) in every process that opens a keychain.
+        // in every process that opens a keychain, a measurable share of a short command's work
+        // (Benchmarks/notes/2026-11-22-keychainctl-start-up.md).
         let digits = Array("0123456789abcdef".utf8)
         let id = String(decoding: keychainID.flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0x0f)]] }, as: UTF8.self)
         unlockedDescription = "swift-keychain:\(id):unlocked"

@@ -95,7 +95,7 @@ struct ItemTable {
     }
 
     /// The lookup indexes (schema 3). Each index is one more B-tree page that every insert
-    /// writes to the WAL and syncs (about 12 µs each on the project's test machine), so there
+    /// writes to the WAL and syncs (Benchmarks/notes/2026-11-21-add-against-the-floor.md), so there
     /// is one only where lookups need it:
     /// - the usual lookup names both halves of a pair (service and account; server and
     ///   account). The primary-key index answers it: `pk` begins with the two halves' blind

@@ -10,8 +10,8 @@ extension KeychainFile {
     /// secret needs authentication (as their sealed attributes say) and passcode-only (`akpu`)
     /// ones.
     ///
-    /// Emptying the WAL after every delete made deletes about 2.5 times slower (on the test
-    /// machine's disk, 200 deletes: about 350 µs each without, 800-900 µs with), and `ak` is the
+    /// Emptying the WAL after every delete made deletes more than twice as slow
+    /// (Benchmarks/notes/2026-12-02-figures-from-source-comments.md), and `ak` is the
     /// default class of every password, so the other items leave their old copies in the WAL
     /// until SQLite's next checkpoint (every 1,000 pages written) or until the last connection
     /// closes. Those copies are sealed like the live items, so reading them takes the same keys.

@@ -115,10 +115,11 @@ public final class KeychainFile: Sendable {
     /// ``withState(_:)`` for a call that writes items: the lock-state refresh runs inside the
     /// write transaction (``State/itemTransaction(_:)``), as a read's runs inside its read
     /// transaction, so the refresh and the write see one state of the file and SQLite's locks
-    /// are taken once (a read transaction of its own first cost every write two `fcntl` calls
-    /// and, on disk, about 2 µs). A write refused because its class is locked takes the write
-    /// lock first (waiting for another writer like any write) and writes nothing. `afterCommit`
-    /// runs once the transaction has committed, still under the state's lock.
+    /// are taken once (a read transaction of its own first cost every write two `fcntl` calls;
+    /// Benchmarks/notes/2026-12-02-figures-from-source-comments.md). A write refused because its
+    /// class is locked takes the write lock first (waiting for another writer like any write)
+    /// and writes nothing. `afterCommit` runs once the transaction has committed, still under
+    /// the state's lock.
     func withItemTransaction<T>(_ body: (State) throws(KeychainStoreError) -> T,
                                 afterCommit: (State, T) -> Void = { _, _ in }) throws(KeychainStoreError) -> T {
         try withLockedState { state throws(KeychainStoreError) -> T in

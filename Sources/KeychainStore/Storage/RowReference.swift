@@ -8,12 +8,12 @@ import Foundation
 ///
 /// A reference is 16 bytes: the row's number (8 bytes, big-endian), then 8 random bytes.
 /// Finding an item by its reference is then a lookup by row number, and the table needs no
-/// index on `persistref`: one B-tree page less for every add to write and sync (about 12 µs on
-/// the project's test machine). The row's stored `persistref` must still equal the reference,
-/// so a reference outlives neither its item nor its row number: an item added later under a
-/// freed row number gets other random bytes. Apple's own references were the class and the row
-/// number for years (we still accept that legacy form), so the number is no secret; the random
-/// half is what makes a reference impossible to guess.
+/// index on `persistref`: one B-tree page less for every add to write and sync (what a page
+/// costs: Benchmarks/notes/2026-11-21-add-against-the-floor.md). The row's stored `persistref`
+/// must still equal the reference, so a reference outlives neither its item nor its row
+/// number: an item added later under a freed row number gets other random bytes. Apple's own
+/// references were the class and the row number for years (we still accept that legacy form),
+/// so the number is no secret; the random half is what makes a reference impossible to guess.
 ///
 /// A row whose reference does not name it (written before schema 4, or restored from a backup
 /// with the reference it had elsewhere) has an entry in the class's `<table>_refs` table, which

@@ -48,7 +48,8 @@ enum ECPrivateKey: Sendable {
     /// Not swift-crypto's `init()`, which by default draws again until the key is "compact
     /// representable" (a CryptoKit format SecKey keys do not promise) and runs BoringSSL's FIPS
     /// pairwise test (an ECDSA signature made and verified) on every draw: together those were
-    /// 97% of the instructions of generating a P-256 key (BENCHMARKS.md, "Key creation in instructions").
+    /// nearly all the instructions of generating a P-256 key
+    /// (Benchmarks/notes/2026-11-25-key-creation-instructions.md).
     /// The key is as random and as valid: the scalar comes from the same generator, and BoringSSL
     /// refuses a scalar outside [1, n − 1] when it is set.
     init(generating curve: ECCurve) {
