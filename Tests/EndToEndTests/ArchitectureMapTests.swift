@@ -30,7 +30,7 @@ struct ArchitectureMapTests {
         var names: Set<String> = []
         for line in table.split(separator: "\n") where line.hasPrefix("| `") {
             let firstColumn = line.dropFirst(2).prefix { $0 != "|" }
-            for part in firstColumn.split(separator: "`").enumerated() where part.offset % 2 == 1 {
+            for part in firstColumn.split(separator: "`", omittingEmptySubsequences: false).enumerated() where part.offset % 2 == 1 {
                 names.insert(String(part.element))
             }
         }
