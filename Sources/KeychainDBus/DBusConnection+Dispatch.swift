@@ -32,10 +32,9 @@ private func answerCall(_ message: OpaquePointer, on connection: OpaquePointer, 
                                   signature: string(dbus_message_get_signature(message)) ?? "",
                                   arguments: arguments)
         reply = subtree.handler(call)
-    } catch let error as DBusError {
-        reply = .error(name: error.name, message: error.message)
     } catch {
-        reply = .error(name: DBusError.failedName, message: "The call could not be decoded")
+        // Decoding throws only DBusError (a typed throw).
+        reply = .error(name: error.name, message: error.message)
     }
     guard dbus_message_get_no_reply(message) == 0 else { return DBUS_HANDLER_RESULT_HANDLED }
     let answer = replyMessage(to: message, reply) ?? DBusError.failedName.withCString { name in
