@@ -44,7 +44,7 @@ export SWIFT_BACKTRACE="enable=no"
 # them; the rules for synchronizable items and their local tombstones (RulesTombstoneTests and
 # the other KeychainServices rule suites) still run under both.
 export SWIFT_KEYCHAIN_WITHOUT_SYNC=1
-skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests|SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
+skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests|PAMHelperExecRaceTests|CredentialHelperDockerURLTests|SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
 
 status=0
 for sanitizer in "${sanitizers[@]}"; do
