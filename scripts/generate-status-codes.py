@@ -3,8 +3,11 @@
 
 Each status code of Apple's SecBase.h (and the private ones the keychain returns) is one row of
 the table: its number and name, which section of SecBase it belongs to, whether it is the
-canonical name of its number (the one _statusName and KeychainError.name give), the
-KeychainError static that mirrors it, and four texts: the constant's doc comment, the message
+canonical name of its number (the one _statusName and KeychainError.name give), the name of the
+KeychainError static that mirrors it, whether KeychainKit declares that static (`kit`: core and
+private for SecBase's codes outside the cryptographic-services range, returned for the few codes
+of that range a call of this package returns, none for the rest, which KeychainServices still
+declares and KeychainError still names and describes), and four texts: the constant's doc comment, the message
 SecCopyErrorMessageString returns, the static's doc comment (empty when it can be derived:
 from the message for the cryptographic-services codes, from the canonical static for aliases),
 and the advice KeychainError's description ends with ("What to do: ..."), empty for the codes
@@ -145,9 +148,9 @@ def kit_table(rows, comment, static, column):
 def names(rows):
     return kit_table(
         [r for r in rows if r["canonical"]],
-        ("// Every errSec code has a static (KeychainError+*Statics.swift) and a name here, so no status is\n"
-         "// ever lost or renamed; the numbers are checked against KeychainServices by\n"
-         "// KeychainErrorCatalogueTests.\n\n",
+        ("// Every errSec code has a name here, so no status is ever lost or renamed, and each one a call\n"
+         "// of this package can return also has a static (KeychainError+Statics.swift); the numbers are\n"
+         "// checked against KeychainServices by KeychainErrorCatalogueTests.\n\n",
          "    /// Apple's constant name for every status this module knows, one name per number (the public\n"
          "    /// name where Apple has several).\n"),
         "names", "name")
@@ -188,18 +191,21 @@ KIT_FILES = {
     "KeychainError+Statics.swift": [
         ("core", "Codes of Apple's SecBase.h outside the cryptographic-services range"),
         ("private", "Private codes (SecBasePriv.h) and other names for the same numbers"),
+        ("returned", "Cryptographic-services codes a call of this package returns (signatures and trust)"),
     ],
-    "KeychainError+ServiceStatics.swift": [
-        ("service", "Cryptographic-services range: modules, keys, attributes and other CSSM services")],
-    "KeychainError+TrustStatics.swift": [
-        ("trust", "Cryptographic-services range: certificates, trust, revocation and timestamps")],
-    "KeychainError+AttributeStatics.swift": [
-        ("attribute", "Cryptographic-services range: algorithm attributes, key formats and the rest")],
 }
 
 
+def has_static(row):
+    """Whether KeychainKit names this code with a static: the codes a keychain, key or trust call
+    can return (`kit` is core, private or returned). The other CSSM codes (`kit` none) keep their
+    constant in KeychainServices and their name in KeychainError+Names.swift, and a KeychainError
+    made from one still describes it."""
+    return row["kit"] != "none"
+
+
 def statics(rows, sections):
-    canonical_static = {r["code"]: member(r["wrapper"]) for r in rows if r["canonical"]}
+    canonical_static = {r["code"]: member(r["wrapper"]) for r in rows if r["canonical"] and has_static(r)}
     out = [BANNER, "\nimport KeychainServices\n\n"
            "// Each static names its status by the errSec constant (Apple's number, SecBase.h); the sentences\n"
            "// are ours. Each static is checked against KeychainServices by KeychainErrorCatalogueTests.\n"]
@@ -261,13 +267,17 @@ def services_test_table(rows):
 
 def kit_test_table(rows):
     out = [BANNER, "import KeychainServices\n@testable import KeychainKit\n\n",
-           "/// Every errSec number once: the static, Apple's canonical name, Apple's number.\n",
-           "let statusCatalogue: [(KeychainError, String, OSStatus)] = [\n"]
-    out += [f"    (.{member(r['wrapper'])}, {swift_string(r['name'])}, {r['code']}),\n" for r in rows if r["canonical"]]
+           "/// Every errSec number once: the KeychainServices constant, Apple's canonical name, Apple's number.\n",
+           "let statusCatalogue: [(OSStatus, String, OSStatus)] = [\n"]
+    out += [f"    ({r['name']}, {swift_string(r['name'])}, {r['code']}),\n" for r in rows if r["canonical"]]
+    out.append("]\n\n/// Every static KeychainKit declares for a canonical name: the static, Apple's name, Apple's number.\n"
+               "let staticCatalogue: [(KeychainError, String, OSStatus)] = [\n")
+    out += [f"    (.{member(r['wrapper'])}, {swift_string(r['name'])}, {r['code']}),\n"
+            for r in rows if r["canonical"] and has_static(r)]
     out.append("]\n\n#if !canImport(Security)\n"
-               "/// Each constant KeychainServices declares, next to the static of the same name.\n"
+               "/// Each constant KeychainServices declares that KeychainKit has a static for, next to that static.\n"
                "let mirroredStatuses: [(KeychainError, OSStatus)] = [\n")
-    out += [f"    (.{member(r['wrapper'])}, {r['name']}),\n" for r in rows]
+    out += [f"    (.{member(r['wrapper'])}, {r['name']}),\n" for r in rows if has_static(r)]
     out.append("]\n#endif\n")
     return "".join(out)
 

@@ -291,3 +291,25 @@ extension KeychainError {
     /// `errSecUnsupportedAlgorithm`: another name Apple uses for ``unimplemented`` (-4).
     public static let unsupportedAlgorithm = unimplemented
 }
+
+// MARK: - Cryptographic-services codes a call of this package returns (signatures and trust)
+
+extension KeychainError {
+    /// `errSecVerifyFailed` (-67808): a signature did not verify.
+    public static let verifyFailed = KeychainError(status: errSecVerifyFailed)
+    /// `errSecHostNameMismatch` (-67602): a CSSM certificate-trust code; keychain item calls do not
+    /// return it.
+    public static let hostNameMismatch = KeychainError(status: errSecHostNameMismatch)
+    /// `errSecInvalidExtendedKeyUsage` (-67609): a CSSM certificate-trust code; keychain item calls
+    /// do not return it.
+    public static let invalidExtendedKeyUsage = KeychainError(status: errSecInvalidExtendedKeyUsage)
+    /// `errSecCertificateExpired` (-67818): a CSSM certificate-trust code; keychain item calls do
+    /// not return it.
+    public static let certificateExpired = KeychainError(status: errSecCertificateExpired)
+    /// `errSecCertificateNotValidYet` (-67819): a CSSM certificate-trust code; keychain item calls
+    /// do not return it.
+    public static let certificateNotValidYet = KeychainError(status: errSecCertificateNotValidYet)
+    /// `errSecNotTrusted` (-67843): a CSSM certificate-trust code; keychain item calls do not
+    /// return it.
+    public static let notTrusted = KeychainError(status: errSecNotTrusted)
+}

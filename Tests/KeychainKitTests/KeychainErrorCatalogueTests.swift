@@ -11,12 +11,24 @@ import KeychainServices
 @Suite("KeychainError catalogue")
 struct KeychainErrorCatalogueTests {
     /// Every public errSec code of SecBase.h (and the private ones SecBasePriv.h names): the
-    /// static, Apple's name, Apple's number.
+    /// KeychainServices constant, Apple's name, Apple's number.
     static let apple = statusCatalogue
+    /// Every KeychainError static of a code a call of this package can return.
+    static let statics = staticCatalogue
 
-    @Test("Every errSec code Apple defines has a static with Apple's number and name")
+    @Test("Every errSec code Apple defines has Apple's number and name in KeychainError")
+    func codesHaveApplesNumbersAndNames() {
+        for (constant, name, status) in Self.apple {
+            let error = KeychainError(status: constant)
+            #expect(error.status == status, "\(name)")
+            #expect(error.name == name)
+        }
+    }
+
+    @Test("Every static has Apple's number and name")
     func staticsHaveApplesNumbersAndNames() {
-        for (error, name, status) in Self.apple {
+        #expect(Self.statics.count > 50, "the generated table holds only \(Self.statics.count) statics")
+        for (error, name, status) in Self.statics {
             #expect(error.status == status, "\(name)")
             #expect(error.name == name)
         }
@@ -30,7 +42,7 @@ struct KeychainErrorCatalogueTests {
     }
 
 #if !canImport(Security)
-    /// Each constant KeychainServices declares, next to the static of the same name.
+    /// Each constant KeychainServices declares that has a static, next to the static of the same name.
     static let mirrored = mirroredStatuses
 
     @Test("Each errSec constant of KeychainServices equals the KeychainError static of the same name")

@@ -89,12 +89,13 @@ struct KeychainErrorTests {
         #expect(KeychainError.upgradePending.recoverySuggestion == "retry after the keychain is unlocked.")
         #expect(KeychainError.wrongSecVersion.recoverySuggestion
             == "this status is not one keychain item calls usually return; look it up by name in Apple's Security documentation.")
-        for (error, _, _) in statusCatalogue {
+        for (status, _, _) in statusCatalogue {
+            let error = KeychainError(status: status)
             #expect(error.recoverySuggestion?.contains("{") == false, "\(error.status)")
         }
     }
 
-    @Test("Every named status has a description with advice", arguments: KeychainErrorCatalogueTests.apple.map(\.0))
+    @Test("Every named status has a description with advice", arguments: KeychainErrorCatalogueTests.apple.map { KeychainError(status: $0.0) })
     func everyStatusDescribed(error: KeychainError) {
         #expect(!error.summary.isEmpty)
         #expect(error.recoverySuggestion?.isEmpty == false)
