@@ -25,26 +25,40 @@ export TSAN_OPTIONS="exitcode=66:second_deadlock_stack=1:${TSAN_OPTIONS:-}"
 # Swift's own crash handler trips the sanitizers while it prints a backtrace.
 export SWIFT_BACKTRACE="enable=no"
 
-# Suites left to the plain run: they test what processes print, exit with and survive (the CLI,
-# the seed programs, 200+ SIGKILLs, a full disk) and that the docs' samples compile, and under a
-# sanitizer they took more than half of each stage. The engine, concurrency, cross-process,
-# lock-sharing, authentication, API and wrapper suites all run under both sanitizers. For the same
-# reason the keychaind suites (KeychainDaemonTests: a daemon, a bus and real clients per test) and
-# the tmux prompt-parity suite stay in the plain run, as do the PAM suites (pamtester loads a module
-# built without a sanitizer, and runs the helper as another user); the D-Bus layer, the Secret Service model and
-# its session crypto run under both sanitizers in process (KeychainDBusTests,
-# KeychainSecretServiceTests). A whole run with the keychaind suites included passed under
-# ThreadSanitizer when they were added (706 tests). The machine-unlock suites (keychainctl with
-# systemd-creds and swtpm) are CLI tests too and stay in the plain run. The certificate suites make their fixtures with
-# openssl (keys, chains, PKCS#12 files) for every test; their parsers are fuzzed under
-# AddressSanitizer instead (FuzzCertificates). The sync targets are not even built here
-# (SWIFT_KEYCHAIN_WITHOUT_SYNC, read by Package.swift): their suites start a PostgreSQL server and
-# keychain-sync processes, and building SwiftNIO, swift-nio-ssl's BoringSSL and postgres-nio under
-# each sanitizer cost CI several minutes. Their record and key tests (SyncRecordTests) went with
-# them; the rules for synchronizable items and their local tombstones (RulesTombstoneTests and
-# the other KeychainServices rule suites) still run under both.
+# What each sanitizer runs. The plain run (scripts/test.sh) runs everything; the sanitizers run
+# the suites where their reports mean something, as positive lists, so that a new suite is in the
+# plain run only until it is named here.
+#
+# AddressSanitizer looks for memory errors, which live where Swift meets C or raw memory: the
+# engine over SQLite and the kernel keyring, the key and certificate code over DER bytes, our own
+# big numbers, the D-Bus codec over libdbus, the GVariant reader, the terminal reader. So: every
+# unit target, and the end-to-end suites that feed the engine hostile input (RobustnessTests: 10,000
+# malformed dictionaries; TamperingTests and AtRestTests: damaged and inspected files).
+#
+# ThreadSanitizer looks for data races, which live where threads share state: the engine's
+# connections and locks, KeychainKit's executor and async calls (these drive the SecItem layer
+# from many tasks at once), LocalAuthentication's contexts, the D-Bus connection's threads and the
+# Secret Service's model. Its reports are about one process, so the suites that race processes
+# against each other (ConcurrencyTests, LockSharingTests, CrossProcessVisibilityTests) prove what
+# they prove in the plain run, where their workers run at full speed; so do KeychainServicesTests
+# (single-threaded rules of Apple's API, 400 tests) and KeychainCryptoTests (arithmetic on one
+# thread), whose memory safety AddressSanitizer covers.
+#
+# Left out of both: suites that test what processes print, exit with and survive (the CLI, the
+# seed programs, SIGKILLs, a full disk, PAM through pamtester with a module built without a
+# sanitizer, keychaind with a bus and real clients per test, machine unlock through systemd-creds
+# and swtpm), and the certificate and SecKey interoperability suites, which make fixtures with
+# openssl for every test (their parsers are fuzzed under AddressSanitizer instead, FuzzCertificates).
+# The sync targets are not even built here (SWIFT_KEYCHAIN_WITHOUT_SYNC, read by Package.swift):
+# their suites start a PostgreSQL server and keychain-sync processes, and building SwiftNIO,
+# swift-nio-ssl's BoringSSL and postgres-nio under each sanitizer cost CI several minutes. The
+# rules for synchronizable items and their local tombstones (RulesTombstoneTests and the other
+# KeychainServices rule suites) still run under AddressSanitizer.
 export SWIFT_KEYCHAIN_WITHOUT_SYNC=1
-skipped_under_sanitizers='CLI[A-Za-z]*Tests|MachineUnlock[A-Za-z]*Tests|Seed[A-Za-z]*Tests|CrashConsistencyTests|CrashDiskFullTests|DocSamplesTests|ImportPathTests|KeychainDaemonTests\.|TerminalPromptParityTests|PAMModuleTests|PAMHelperInputTests|PAMHelperExecRaceTests|CredentialHelperDockerURLTests|SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
+unit_targets='KeychainStoreTests|KeychainServicesTests|KeychainCryptoTests|KeychainKitTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests'
+selected_address="^(${unit_targets})\\.|^EndToEndTests\\.(RobustnessTests|TamperingTests|AtRestTests)"
+selected_thread='^(KeychainStoreTests|KeychainKitTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests)\.'
+skipped_under_sanitizers='SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
 
 status=0
 for sanitizer in "${sanitizers[@]}"; do
@@ -72,7 +86,8 @@ for sanitizer in "${sanitizers[@]}"; do
   fi
   built=$(date +%s)
   echo "   built in $((built - start)) s; testing (limit ${test_limit}s)"
-  if timeout --kill-after=30 "$test_limit" swift test --skip-build "${flags[@]}" --skip "$skipped_under_sanitizers" > "$log" 2>&1 \
+  selected="selected_${sanitizer}"
+  if timeout --kill-after=30 "$test_limit" swift test --skip-build "${flags[@]}" --filter "${!selected}" --skip "$skipped_under_sanitizers" > "$log" 2>&1 \
      && ! grep -qE "^[[:space:]]*(==[0-9]+==ERROR|WARNING: ThreadSanitizer|SUMMARY: (Address|Thread)Sanitizer)" "$log"; then
     tail -3 "$log"
     echo "   $sanitizer: passed; tests took $(( $(date +%s) - built )) s, build and tests $(( $(date +%s) - start )) s"
