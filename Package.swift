@@ -31,9 +31,9 @@ let package = Package(
         .library(name: "KeychainDBus", targets: ["KeychainDBus"]),
         // keychainctl is a small front that serves the per-credential command lines itself and
         // hands every other to keychainctl-full, the whole program (docs/design-notes.md,
-        // "keychainctl's front"). SwiftPM names each binary after its product.
-        .executable(name: "keychainctl", targets: ["KeychainctlFront"]),
-        .executable(name: "keychainctl-full", targets: ["keychainctl"]),
+        // "keychainctl's front").
+        .executable(name: "keychainctl", targets: ["keychainctl"]),
+        .executable(name: "keychainctl-full", targets: ["keychainctl-full"]),
         .executable(name: "keychaind", targets: ["keychaind"]),
         .executable(name: "git-credential-keychain", targets: ["git-credential-keychain"]),
         .executable(name: "docker-credential-keychain", targets: ["docker-credential-keychain"]),
@@ -137,19 +137,23 @@ let package = Package(
             dependencies: ["KeychainServices", "KeychainAuthentication", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
-        // The hand reader of the per-credential command lines and what its output needs, shared
+        // The one reader of the per-credential command lines and what their output needs, shared
         // by keychainctl-full and the front (the credential helpers use its unbuffered writer): no
         // Foundation, no swift-argument-parser.
         .target(name: "KeychainctlCommandLine", swiftSettings: strict),
+        // The one executor of those command lines, over the engine, for both programs: no
+        // Foundation (only FoundationEssentials), no swift-argument-parser, no KeychainServices.
+        .target(name: "KeychainctlPasswords", dependencies: ["KeychainctlCommandLine", "KeychainStore"], swiftSettings: strict),
         .executableTarget(
-            name: "KeychainctlFront",
-            dependencies: ["KeychainctlCommandLine", "KeychainStore", "CKeychainSystem"],
+            name: "keychainctl",
+            dependencies: ["KeychainctlCommandLine", "KeychainctlPasswords", "KeychainStore", "CKeychainSystem"],
             swiftSettings: strict
         ),
         .executableTarget(
-            name: "keychainctl",
+            name: "keychainctl-full",
             dependencies: [
                 "KeychainctlCommandLine",
+                "KeychainctlPasswords",
                 "KeychainServices",
                 "KeychainStore",
                 "KeychainTerminal",

@@ -1,5 +1,6 @@
 import Foundation
 import KeychainServices
+import KeychainctlCommandLine
 
 /// `docker-credential-keychain`: docker's credential helper protocol (docker/docker-credential-helpers,
 /// credentials/credentials.go) over the keychain's internet passwords, stored as

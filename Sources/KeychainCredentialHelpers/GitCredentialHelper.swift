@@ -1,5 +1,6 @@
 import Foundation
 import KeychainServices
+import KeychainctlCommandLine
 
 /// `git-credential-keychain`: git's credential helper protocol over the keychain's internet
 /// passwords, shaped as git's macOS helper (contrib/credential/osxkeychain) stores them, so that

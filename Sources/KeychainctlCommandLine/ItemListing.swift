@@ -12,8 +12,8 @@
 ///
 /// The attributes are the ones the macOS file keychain lists for the class, in its order, with
 /// its format names. An attribute the item does not have (or has empty) prints as `<NULL>`, as
-/// an unset attribute does on macOS. The caller gives each attribute's bytes (keychainctl from
-/// SecItem's values, the front from the engine's).
+/// an unset attribute does on macOS. The caller gives each attribute's bytes (the per-credential
+/// commands' executor from the engine's values, dump-keychain from SecItem's).
 package enum ItemListing {
     package enum Format: String, Sendable { case blob, uint32, sint32, timedate }
 
@@ -56,13 +56,13 @@ package enum ItemListing {
 
     /// The lines for one item (each ending in a newline); `bytes` gives an attribute's value as
     /// `security` would print it, nil when the item has none.
-    package static func render(keychainPath: String, generic: Bool, bytes: (String) -> [UInt8]?) -> String {
+    package static func render(keychainPath: String, item: PasswordCommandSyntax.Item, bytes: (String) -> [UInt8]?) -> String {
         var text = "keychain: " + SecurityFormat.buffer(Array(keychainPath.utf8)) + "\n"
         // macOS prints the keychain file's format version; 512 is what current macOS shows.
         text += "version: 512\n"
-        text += "class: " + SecurityFormat.buffer(Array((generic ? "genp" : "inet").utf8)) + "\n"
+        text += "class: " + SecurityFormat.buffer(Array(item.classCode.utf8)) + "\n"
         text += "attributes:\n"
-        for field in generic ? genericPasswordFields : internetPasswordFields {
+        for field in item == .generic ? genericPasswordFields : internetPasswordFields {
             text += "    " + SecurityFormat.uint32(field.tag) + "<" + field.format.rawValue + ">="
             text += value(bytes(field.attribute)) + "\n"
         }

@@ -1,10 +1,10 @@
-// The hand reader of the per-credential command lines (`find-generic-password -s S -a A -w` and
-// its add and delete siblings), shared by keychainctl's QuickParse (which fills in the
-// swift-argument-parser commands from it) and the small front program that serves those
-// command lines without Foundation or the parser (docs/design-notes.md, "keychainctl's front").
+// The table-driven reading under ``PasswordRequest``, the one reader of the per-credential
+// command lines (`find-generic-password -s S -a A -w` and its add and delete siblings) that
+// keychainctl and keychainctl-full share, without Foundation or swift-argument-parser
+// (docs/design-notes.md, "keychainctl's front").
 
-/// One option or flag of a quickly parsed command: the key the command reads it by, and every
-/// spelling the parser accepts for it.
+/// One option or flag of a per-credential command: the key the command reads it by, and every
+/// spelling swift-argument-parser accepts for it.
 package struct QuickOption: Sendable {
     package enum Value: Sendable {
         /// A flag: no value.
@@ -45,7 +45,7 @@ package struct QuickSyntax: Sendable {
     }
 }
 
-/// A command line read by ``QuickParse``: values by key, flags given, keychain arguments.
+/// A command line read by a ``QuickSyntax``: values by key, flags given, keychain arguments.
 package struct QuickArguments: Sendable {
     /// Words swift-argument-parser acts on wherever they appear, even as an option's value: a
     /// command line holding one is never read here.

@@ -115,4 +115,11 @@ enum CLIBinary {
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
         return try #require(found, "keychainctl is not built; run `swift build --build-tests` first")
     }
+
+    /// keychainctl-full, which the front (keychainctl) runs for what it does not serve: beside it.
+    static func fullURL() throws -> URL {
+        let full = try url().deletingLastPathComponent().appendingPathComponent("keychainctl-full")
+        try #require(FileManager.default.isExecutableFile(atPath: full.path), "keychainctl-full is not built beside keychainctl")
+        return full
+    }
 }

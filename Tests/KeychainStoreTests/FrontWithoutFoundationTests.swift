@@ -1,12 +1,12 @@
 import Foundation
 import Testing
 
-/// keychainctl's front is built from the engine and two small targets without Foundation
+/// keychainctl's front is built from the engine and three small targets without Foundation
 /// (docs/design-notes.md): a file there that imports Foundation outright (not as the fallback of
 /// `#if canImport(FoundationEssentials)`) links all of Foundation into the installed front and
 /// slows every start. The debug build links dynamically and cannot show it; the sources can.
 @Suite struct FrontWithoutFoundationTests {
-    static let frontTargets = ["KeychainStore", "KeychainctlFront", "KeychainctlCommandLine"]
+    static let frontTargets = ["KeychainStore", "keychainctl", "KeychainctlCommandLine", "KeychainctlPasswords"]
 
     static var sources: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

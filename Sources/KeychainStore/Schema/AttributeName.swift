@@ -10,6 +10,7 @@ package enum AttributeName {
     package static let authenticationType = "atyp"
     package static let comment = "icmt"
     package static let creationDate = "cdat"
+    package static let creator = "crtr"
     package static let description = "desc"
     package static let generic = "gena"
     package static let label = "labl"
@@ -26,5 +27,6 @@ package enum AttributeName {
     package static let sharingGroup = "ggrp"
     package static let synchronizable = "sync"
     package static let tombstone = "tomb"
+    package static let type = "type"
     package static let uuid = "UUID"
 }

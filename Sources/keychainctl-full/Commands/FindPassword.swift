@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 
 /// `find-generic-password` and `find-internet-password`: shows the first password item that
 /// matches.
@@ -32,9 +33,9 @@ struct FindPassword<Item: PasswordItemClass>: ParsableCommand {
     }
 
     func run() throws {
-        let show: PasswordActions.Show = passwordOnly ? .passwordOnly : showPassword ? .attributesAndPassword : .attributes
-        try PasswordActions.find(try attributes.attributes(), show: show,
-                                 targets: KeychainSession.targets(location.named(keychains)),
-                                 accessGroup: group.accessGroup, json: json)
+        let show: PasswordRequest.Show = passwordOnly ? .passwordOnly : showPassword ? .attributesAndPassword : .attributes
+        try PasswordCommand.run(PasswordRequest(action: .find(show, json: json), item: Item.syntaxItem, attributes: attributes.given,
+                                                port: attributes.givenPort, keychains: location.named(keychains),
+                                                accessGroup: group.accessGroup))
     }
 }

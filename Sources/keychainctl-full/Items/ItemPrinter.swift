@@ -2,11 +2,12 @@ import KeychainctlCommandLine
 import Foundation
 
 /// Prints a password item the way `security find-generic-password` and `dump-keychain` do
-/// (``ItemListing``, shared with the front), from the attribute values SecItem returns.
+/// (``ItemListing``, shared with the per-credential commands' executor), from the attribute
+/// values SecItem returns: for dump-keychain and the certificate listings.
 enum ItemPrinter {
     /// The lines for one item (each ending in a newline).
-    static func render(_ attributes: [String: Any], kind: PasswordKind, keychain: URL) -> String {
-        ItemListing.render(keychainPath: keychain.path, generic: kind == .generic) { name in
+    static func render(_ attributes: [String: Any], kind: PasswordCommandSyntax.Item, keychain: URL) -> String {
+        ItemListing.render(keychainPath: keychain.path, item: kind) { name in
             attributes[name].flatMap(bytes)
         }
     }

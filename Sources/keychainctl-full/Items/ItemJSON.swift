@@ -44,7 +44,7 @@ enum ItemJSON {
     ] }
 
     /// The object for one item. `secret` is included only when not nil.
-    static func object(_ attributes: [String: Any], kind: PasswordKind, keychain: URL, secret: Data?) -> [String: Any] {
+    static func object(_ attributes: [String: Any], kind: PasswordCommandSyntax.Item, keychain: URL, secret: Data?) -> [String: Any] {
         var object: [String: Any] = ["class": kind.classCode, "keychain": keychain.path]
         for attribute in self.attributes {
             guard let raw = attributes[attribute.key as String] else { continue }

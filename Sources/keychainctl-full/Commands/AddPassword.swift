@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 
 /// `add-generic-password` and `add-internet-password`: stores a password for an account and a
 /// service or server.
@@ -35,13 +36,15 @@ struct AddPassword<Item: PasswordItemClass>: ParsableCommand {
     func validate() throws {
         try location.validate(positional: keychains, allowsSeveral: false)
         if !attributes.hasPrimaryAttributes {
-            throw ValidationError(Item.missingPrimaryAttributes)
+            throw ValidationError(Item.syntaxItem.missingPrimaryAttributes)
         }
     }
 
     func run() throws {
-        let target = KeychainSession.targets(location.named(keychains))[0]
-        try PasswordActions.add(try attributes.attributes(), password: password, update: update,
-                                target: target, accessGroup: group.accessGroup)
+        let given = password.map { $0 == ArgumentNormalizer.readMarker ? PasswordRequest.Password.prompt : .given($0) }
+        try PasswordCommand.run(PasswordRequest(action: .add(password: given, update: update), item: Item.syntaxItem,
+                                                attributes: attributes.given, port: attributes.givenPort,
+                                                keychains: location.named(keychains), accessGroup: group.accessGroup,
+                                                allowAnyApplication: allowAnyApplication, trustedApplications: trustedApplications))
     }
 }

@@ -28,25 +28,11 @@ struct GenericPasswordOptions: ParsableArguments {
     @Option(name: [.customShort("C"), .customLong("type")], parsing: .unconditional, help: "Type, a four-character code stored as a number (kSecAttrType).")
     var type: String?
 
-    /// The attributes given, with four-character codes checked (a malformed code exits 1, as
-    /// in `security`).
-    func attributes() throws(CommandFailure) -> PasswordAttributes {
-        var attributes = PasswordAttributes(kind: .generic)
-        attributes.account = account
-        attributes.service = service
-        attributes.label = label
-        attributes.description = kind
-        attributes.comment = comment
-        attributes.generic = generic
-        attributes.creator = try code(creator, option: "-c")
-        attributes.type = try code(type, option: "-C")
-        return attributes
+    /// The options given, by the keys of ``PasswordCommandSyntax`` (the port apart: none here).
+    var given: [String: String] {
+        ["account": account, "service": service, "label": label, "kind": kind, "comment": comment,
+         "generic": generic, "creator": creator, "type": type].compactMapValues { $0 }
     }
-}
 
-/// Parses an optional four-character code option.
-func code(_ value: String?, option: String) throws(CommandFailure) -> FourCharCode? {
-    guard let value else { return nil }
-    guard let code = FourCharCode(value) else { throw FourCharCode.failure(option: option, value: value) }
-    return code
+    var givenPort: Int? { nil }
 }

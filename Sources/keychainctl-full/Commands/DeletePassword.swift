@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 
 /// `delete-generic-password` and `delete-internet-password`: deletes the first password item
 /// that matches.
@@ -27,8 +28,8 @@ struct DeletePassword<Item: PasswordItemClass>: ParsableCommand {
     }
 
     func run() throws {
-        try PasswordActions.delete(try attributes.attributes(),
-                                   targets: KeychainSession.targets(location.named(keychains)),
-                                   accessGroup: group.accessGroup)
+        try PasswordCommand.run(PasswordRequest(action: .delete, item: Item.syntaxItem, attributes: attributes.given,
+                                                port: attributes.givenPort, keychains: location.named(keychains),
+                                                accessGroup: group.accessGroup))
     }
 }

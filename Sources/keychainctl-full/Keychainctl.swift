@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 
 /// The root command: a keychain administration tool with the subcommands and flag letters of
 /// macOS `security`, working on the keychain the SecItem API of this package uses.

@@ -49,7 +49,7 @@ struct DumpKeychain: ParsableCommand {
         let file = try KeychainSession.openForItems(target, accessGroup: group.accessGroup)
         // As `security dump-keychain -d` does, ask to unlock a locked keychain first.
         if includeData { try KeychainAdministration.unlockIfNeeded(file, path: target.url.path) }
-        for kind in [PasswordKind.internet, .generic] {
+        for kind in [PasswordCommandSyntax.Item.internet, .generic] {
             for item in try ItemStore.all(kind, withSecrets: includeData, context: "SecKeychainSearchCopyNext") {
                 if json {
                     objects.append(ItemJSON.object(item.attributes, kind: kind, keychain: target.url,

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 
 /// The attribute flags of the internet-password subcommands, with `security`'s letters.
 struct InternetPasswordOptions: ParsableArguments {
@@ -39,26 +40,15 @@ struct InternetPasswordOptions: ParsableArguments {
     var authenticationType: String?
 
     func validate() throws {
-        if let port, !(0...65535).contains(port) {
-            throw ValidationError("The port must be between 0 and 65535.")
-        }
+        if let port, let problem = PasswordRequest.portProblem(port) { throw ValidationError(problem) }
     }
 
-    /// The attributes given, with four-character codes checked.
-    func attributes() throws(CommandFailure) -> PasswordAttributes {
-        var attributes = PasswordAttributes(kind: .internet)
-        attributes.account = account
-        attributes.server = server
-        attributes.label = label
-        attributes.description = kind
-        attributes.comment = comment
-        attributes.creator = try code(creator, option: "-c")
-        attributes.type = try code(type, option: "-C")
-        attributes.securityDomain = securityDomain
-        attributes.path = path
-        attributes.port = port
-        attributes.protocolCode = try code(protocolCode, option: "-r")
-        attributes.authenticationType = try code(authenticationType, option: "-t")
-        return attributes
+    /// The options given, by the keys of ``PasswordCommandSyntax``, the port apart.
+    var given: [String: String] {
+        ["account": account, "server": server, "label": label, "kind": kind, "comment": comment,
+         "creator": creator, "type": type, "securityDomain": securityDomain, "path": path,
+         "protocolCode": protocolCode, "authenticationType": authenticationType].compactMapValues { $0 }
     }
+
+    var givenPort: Int? { port }
 }

@@ -46,19 +46,20 @@ enum CommandRunner {
             Console.err(shown.first.map { [$0] + shown.dropFirst().map { "\"\($0)\"" } }?.joined(separator: " ") ?? "")
             Console.err("\n")
         }
-        // The per-credential commands are read by hand when they can be (see QuickParse).
-        let quick = QuickParse.command(for: arguments)
-        if quick == nil && QuickParse.mode == .quickOnly {
-            Console.err("\(QuickParse.modeVariable)=quick-only: this command line is left to the full parser\n")
-            return Outcome(exitCode: QuickParse.declinedStatus, reported: QuickParse.declinedStatus)
-        }
-        if quick == nil, let problem = SubcommandSuggestion.problem(arguments) {
+        // The per-credential commands are read by the reader the front shares when it can
+        // (PasswordRequest), and run by the executor both programs share.
+        let request = PasswordRequest(commandLine: arguments)
+        if request == nil, let problem = SubcommandSuggestion.problem(arguments) {
             Console.err(problem)
             return Outcome(exitCode: ExitStatus.usage, reported: ExitStatus.usage)
         }
         do {
-            var command: any ParsableCommand = try quick ?? Keychainctl.parseAsRoot(arguments)
-            try command.run()
+            if let request {
+                try PasswordCommand.run(request)
+            } else {
+                var command = try Keychainctl.parseAsRoot(arguments)
+                try command.run()
+            }
             return Outcome(exitCode: ExitStatus.success, reported: ExitStatus.success)
         } catch let failure as CommandFailure {
             Console.report(failure)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 
 /// What the add, find and delete subcommands need to know about one class of password item
 /// (generic or internet): its attribute flags, and the words of its help and errors.
@@ -17,14 +18,20 @@ protocol PasswordItemClass: ParsableArguments {
     static var addDiscussion: String { get }
     static var findDiscussion: String { get }
     static var deleteExample: String { get }
-    /// The error when an add is missing the account or what the item is for.
-    static var missingPrimaryAttributes: String { get }
+    /// The class in the tables of ``PasswordCommandSyntax``.
+    static var syntaxItem: PasswordCommandSyntax.Item { get }
 
+    /// The attribute options given, by the keys of ``PasswordCommandSyntax`` (as
+    /// ``PasswordRequest/attributes`` holds them), and the port.
+    var given: [String: String] { get }
+    var givenPort: Int? { get }
+}
+
+extension PasswordItemClass {
     /// True when the attributes an add needs (account, and service or server) were given.
-    var hasPrimaryAttributes: Bool { get }
-
-    /// The attributes given, with four-character codes checked.
-    func attributes() throws(CommandFailure) -> PasswordAttributes
+    var hasPrimaryAttributes: Bool {
+        given["account"] != nil && given[Self.syntaxItem.primaryKey] != nil
+    }
 }
 
 extension GenericPasswordOptions: PasswordItemClass {
@@ -53,9 +60,7 @@ extension GenericPasswordOptions: PasswordItemClass {
         """
     }
     static var deleteExample: String { "keychainctl delete-generic-password -a alice -s example.com" }
-    static var missingPrimaryAttributes: String { "Both the account (-a) and the service (-s) are required." }
-
-    var hasPrimaryAttributes: Bool { account != nil && service != nil }
+    static var syntaxItem: PasswordCommandSyntax.Item { .generic }
 }
 
 extension InternetPasswordOptions: PasswordItemClass {
@@ -83,7 +88,5 @@ extension InternetPasswordOptions: PasswordItemClass {
         """
     }
     static var deleteExample: String { "keychainctl delete-internet-password -a alice -s example.com" }
-    static var missingPrimaryAttributes: String { "Both the account (-a) and the server (-s) are required." }
-
-    var hasPrimaryAttributes: Bool { account != nil && server != nil }
+    static var syntaxItem: PasswordCommandSyntax.Item { .internet }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainctlCommandLine
 
 /// `--keychain PATH`, shared by every subcommand.
 struct KeychainOption: ParsableArguments {
@@ -17,13 +18,13 @@ struct KeychainOption: ParsableArguments {
     /// The check every subcommand runs in `validate()`.
     func validate(positional: [String], allowsSeveral: Bool) throws {
         if keychain != nil && !positional.isEmpty {
-            throw ValidationError("Name the keychain either with --keychain or as an argument, not both.")
+            throw ValidationError(PasswordRequest.bothKeychainSpellings)
         }
         if !allowsSeveral && positional.count > 1 {
-            throw ValidationError("This command takes at most one keychain.")
+            throw ValidationError(PasswordRequest.severalKeychains)
         }
         if (positional + [keychain].compactMap { $0 }).contains(where: \.isEmpty) {
-            throw ValidationError("A keychain name cannot be empty.")
+            throw ValidationError(PasswordRequest.emptyKeychainName)
         }
     }
 }
@@ -36,6 +37,6 @@ struct AccessGroupOption: ParsableArguments {
     var accessGroup: String?
 
     func validate() throws {
-        if accessGroup?.isEmpty == true { throw ValidationError("--access-group cannot be empty.") }
+        if let problem = PasswordRequest.accessGroupProblem(accessGroup) { throw ValidationError(problem) }
     }
 }

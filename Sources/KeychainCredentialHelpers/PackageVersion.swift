@@ -1,1 +1,0 @@
-../keychainctl/Support/PackageVersion.swift
