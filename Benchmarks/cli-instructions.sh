@@ -10,11 +10,11 @@
 # keychainctl is a small front that serves `find … -w` and `add` itself and execs
 # keychainctl-full, beside it, for everything else (docs/design-notes.md); the full program is
 # copied along when it is there (a keychainctl from before the front has none). For each binary:
-# the lookup and an add as the front serves them; the lookup handed on (KEYCHAINCTL_FRONT=off)
-# and through swift-argument-parser (KEYCHAINCTL_PARSER=full); `--version`. Callgrind loses the
-# instructions before an exec (valgrind starts the new program afresh), so a handed-on line
-# counts keychainctl-full only, and "front until the exec" (the front alone, whose exec fails)
-# is what to add to it. Build what you compare first: scripts/build-front.sh and
+# the lookup and an add as the front serves them; the lookup by keychainctl-full run directly,
+# read by the shared reader and, spelled `--service=S --account=A`, by swift-argument-parser;
+# `--version`. Callgrind loses the instructions before an exec (valgrind starts the new program
+# afresh), so a handed-on line counts keychainctl-full only, and "front until the exec" (the
+# front alone, whose exec fails) is what to add to it. Build what you compare first: scripts/build-front.sh and
 # `swift build -c release --static-swift-stdlib --product keychainctl-full` (what
 # scripts/install.sh installs), or other builds of the front, given as arguments.
 set -euo pipefail
@@ -24,7 +24,6 @@ command -v valgrind > /dev/null || { echo "cli-instructions.sh: needs valgrind (
 WORK=$(mktemp -d /dev/shm/cli-instructions.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 export SWIFT_KEYCHAIN_PATH=$WORK/k.keychain-db SWIFT_KEYCHAIN_DEVICE_KEY_FILE=$WORK/device-key
-unset KEYCHAINCTL_PARSER KEYCHAINCTL_FRONT
 
 # Instructions of one run of "$@" (valgrind 3.19 cannot read the debug information Swift 6.3
 # writes, so the binary runs stripped of it; symbols stay).
@@ -53,10 +52,10 @@ for ctl in "$@"; do
   fi
   echo "  find-generic-password -w:                        $(count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
   echo "  add-generic-password -w (a new item):            $(count "$WORK/bin/keychainctl" add-generic-password -s S -a B -w secretsecret)"
-  echo "  find -w with KEYCHAINCTL_FRONT=off (after exec): $(KEYCHAINCTL_FRONT=off count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
-  echo "  the same with KEYCHAINCTL_PARSER=full:           $(KEYCHAINCTL_PARSER=full count "$WORK/bin/keychainctl" find-generic-password -s S -a A -w)"
   echo "  --version (after exec, if handed on):            $(count "$WORK/bin/keychainctl" --version)"
   if [ -x "$full" ]; then
+    echo "  find -w by keychainctl-full itself:              $(count "$WORK/bin/keychainctl-full" find-generic-password -s S -a A -w)"
+    echo "  the same through swift-argument-parser:          $(count "$WORK/bin/keychainctl-full" find-generic-password --service=S --account=A -w)"
     echo "  front until the exec (--version, no full beside): $(ALLOW_FAILURE=1 count "$WORK/lone/keychainctl" --version)"
   fi
 done

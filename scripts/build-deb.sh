@@ -49,7 +49,7 @@ for tool in dpkg-deb dpkg-shlibdeps dpkg-architecture; do
     command -v "$tool" >/dev/null || { echo "build-deb.sh: $tool is missing (apt-get install dpkg-dev)" >&2; exit 1; }
 done
 
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/keychainctl/Support/PackageVersion.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/KeychainctlCommandLine/PackageVersion.swift)
 [ -n "$version" ] || { echo "build-deb.sh: no version in PackageVersion.swift" >&2; exit 1; }
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)

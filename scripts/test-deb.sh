@@ -30,7 +30,7 @@ files=$(dpkg -L swift-keychain | while IFS= read -r path; do if [ -f "$path" ]; 
 home=$(mktemp -d)
 clean_env=(env -i HOME="$home" PATH=/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8 SWIFT_KEYCHAIN_NO_KERNEL_KEYRING=1)
 [ "$("${clean_env[@]}" sh -c 'command -v keychainctl')" = /usr/bin/keychainctl ] || fail "keychainctl is not /usr/bin/keychainctl on the PATH"
-version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/keychainctl/Support/PackageVersion.swift)
+version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/KeychainctlCommandLine/PackageVersion.swift)
 got=$("${clean_env[@]}" keychainctl --version)
 [ "$got" = "keychainctl $version" ] || fail "keychainctl --version printed '$got', not 'keychainctl $version'"
 for program in keychainctl-full keychaind git-credential-keychain docker-credential-keychain keychain-sync; do
@@ -44,9 +44,9 @@ done
 sync_said=$("${clean_env[@]}" keychainctl sync status 2>&1 || true)
 grep -q "not in a sync group" <<< "$sync_said" || fail "keychainctl sync status did not reach keychain-sync: $sync_said"
 [ "$("${clean_env[@]}" keychainctl find-generic-password -a alice -s deb-test -w)" = s3cret ] || fail "the installed keychainctl does not find what it stored"
-# The same lookup handed to keychainctl-full by the front (docs/keychainctl.md, KEYCHAINCTL_FRONT).
-[ "$("${clean_env[@]}" KEYCHAINCTL_FRONT=off keychainctl find-generic-password -a alice -s deb-test -w)" = s3cret ] \
-    || fail "the installed keychainctl-full, reached through the front, does not find what it stored"
+# The same lookup by keychainctl-full itself, which the front hands everything else to (docs/keychainctl.md).
+[ "$("${clean_env[@]}" keychainctl-full find-generic-password -a alice -s deb-test -w)" = s3cret ] \
+    || fail "the installed keychainctl-full does not find what the front stored"
 printf 'protocol=https\nhost=deb.example\nusername=bob\npassword=pw\n\n' | "${clean_env[@]}" git-credential-keychain store
 [ "$(printf 'protocol=https\nhost=deb.example\n\n' | "${clean_env[@]}" git-credential-keychain get | grep '^password=')" = password=pw ] \
     || fail "the installed git-credential-keychain does not find what it stored"

@@ -48,7 +48,6 @@ def measure_size(n, args, root):
     subprocess.run([args.bench, "fill", "--keychain", keychain, "--device-key", device_key, "--items", str(n)], check=True)
     log(f"  n={n}: our keychain filled in {(NS() - t) / 1e9:.1f} s")
     ours_env = dict(os.environ, SWIFT_KEYCHAIN_PATH=keychain, SWIFT_KEYCHAIN_DEVICE_KEY_FILE=device_key)
-    ours_env.pop("KEYCHAINCTL_PARSER", None)
 
     rows = {}
     gkr = None
