@@ -19,6 +19,12 @@ package struct PasswordRequest: Sendable, Equatable {
     package enum Password: Sendable, Equatable {
         case given(String)
         case prompt
+
+        /// The password option's value as typed (after ``ArgumentNormalizer``): the read marker
+        /// asks for a prompt.
+        package init(optionValue value: String) {
+            self = value == ArgumentNormalizer.readMarker ? .prompt : .given(value)
+        }
     }
 
     package enum Action: Sendable, Equatable {
@@ -86,8 +92,7 @@ package struct PasswordRequest: Sendable, Equatable {
             let show: Show = given.flag("passwordOnly") ? .passwordOnly : given.flag("showPassword") ? .attributesAndPassword : .attributes
             action = .find(show, json: given.flag("json"))
         case .add:
-            let password = given.value("password").map { $0 == ArgumentNormalizer.readMarker ? Password.prompt : .given($0) }
-            action = .add(password: password, update: given.flag("update"))
+            action = .add(password: given.value("password").map(Password.init(optionValue:)), update: given.flag("update"))
         case .delete:
             action = .delete
         }
@@ -109,10 +114,10 @@ package struct PasswordRequest: Sendable, Equatable {
         return table
     }()
 
-    /// What the commands' checks refuse in this request, in swift-argument-parser's usage
-    /// error's words (its commands' `validate()` throw these; the reader declines them), or nil.
-    /// Only the keychain checks that one value can still fail: `--keychain` with arguments
-    /// cannot be written as a request.
+    /// What the commands' checks refuse in this request, in the words of the usage error their
+    /// `validate()` throws (the reader declines such a request, so that swift-argument-parser
+    /// reports it), or nil. `--keychain` given with keychain arguments, the one check a request
+    /// cannot express, is made while reading.
     package var problem: String? {
         if let port, let message = Self.portProblem(port) { return message }
         if let message = Self.accessGroupProblem(accessGroup) { return message }

@@ -41,9 +41,8 @@ struct AddPassword<Item: PasswordItemClass>: ParsableCommand {
     }
 
     func run() throws {
-        let given = password.map { $0 == ArgumentNormalizer.readMarker ? PasswordRequest.Password.prompt : .given($0) }
-        try PasswordCommand.run(PasswordRequest(action: .add(password: given, update: update), item: Item.syntaxItem,
-                                                attributes: attributes.given, port: attributes.givenPort,
+        let action = PasswordRequest.Action.add(password: password.map(PasswordRequest.Password.init(optionValue:)), update: update)
+        try PasswordCommand.run(PasswordRequest(action: action, item: Item.syntaxItem, attributes: attributes.given, port: attributes.givenPort,
                                                 keychains: location.named(keychains), accessGroup: group.accessGroup,
                                                 allowAnyApplication: allowAnyApplication, trustedApplications: trustedApplications))
     }

@@ -33,9 +33,4 @@ enum ItemPrinter {
             return nil
         }
     }
-
-    /// The `password: …` line `-g` prints on standard error.
-    static func passwordLine(_ secret: [UInt8]) -> String {
-        ItemListing.passwordLine(secret)
-    }
 }

@@ -9,10 +9,9 @@ import KeychainctlCommandLine
 /// The keychain and identity are chosen beforehand with `KeychainSession` (the process's default
 /// keychain context), so these calls take no keychain argument, exactly as an app's calls do.
 enum ItemStore {
-    /// One found item: its attributes, its persistent reference, and its secret when asked for.
+    /// One found item: its attributes, and its secret when asked for.
     struct Found {
         let attributes: [String: Any]
-        let reference: Data
         let secret: Data?
     }
 
@@ -33,8 +32,8 @@ enum ItemStore {
 
     private static func found(_ attributes: [String: Any]) -> Found {
         var attributes = attributes
-        let reference = attributes.removeValue(forKey: kSecValuePersistentRef as String) as? Data ?? Data()
+        attributes[kSecValuePersistentRef as String] = nil
         let secret = attributes.removeValue(forKey: kSecValueData as String) as? Data
-        return Found(attributes: attributes, reference: reference, secret: secret)
+        return Found(attributes: attributes, secret: secret)
     }
 }
