@@ -1,5 +1,5 @@
 /*
- * pam-stdin-thief: the attack that Tests/EndToEndTests/PAMHelperExecRaceTests.swift replays
+ * pam-stdin-thief: the attack that Tests/EndToEndTests/PAM/PAMHelperExecRaceTests.swift replays
  * against pam_keychain.so (docs/pam.md, "Who could take it"). It runs as the user logging in, as
  * any other program of theirs could, and tries to read the login password the module writes on
  * keychain-pam-helper's standard input, without taking it away (the login goes on as if nothing

@@ -6,9 +6,15 @@ import Testing
 /// Helpers the end-to-end proofs share: where the build put its products, how to run a program
 /// with a private environment, and a private set of keychain locations per test.
 enum ProofSupport {
-    /// The package's root folder (this file is `Tests/EndToEndTests/ProofSupport.swift`).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// The package's root folder: the nearest folder above this file that holds Package.swift,
+    /// so that the proofs find it from whichever sub-folder of `Tests/EndToEndTests` they are in.
+    static let packageRoot: URL = {
+        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
+            folder = folder.deletingLastPathComponent()
+        }
+        return folder
+    }()
 
     /// The build products folder: the one holding the running test binary, since `swift test`
     /// builds the executables next to it; `.build/debug` otherwise.

@@ -136,8 +136,7 @@ import Testing
 
     @Test("docs/keychainctl.md lists every exit status the help lists")
     func documentedExitCodes() throws {
-        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs/keychainctl.md")
+        let docs = ProofSupport.packageRoot.appendingPathComponent("docs/keychainctl.md")
         let text = try String(contentsOf: docs, encoding: .utf8)
         let help = try CLISandbox().run(["--help"]).stdout
         let codes = help.split(separator: "\n").compactMap { line -> Int? in

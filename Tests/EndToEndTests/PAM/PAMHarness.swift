@@ -68,8 +68,7 @@ enum PAMEnvironment {
         return result
     }
 
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
+    static let packageRoot = ProofSupport.packageRoot
 
     /// What the PAM tests build for themselves: in the package's build folder, so that it needs no
     /// cleaning up; each file is written under a temporary name and renamed, so runs side by side

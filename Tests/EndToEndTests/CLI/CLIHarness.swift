@@ -109,8 +109,7 @@ enum CLIBinary {
             URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
                 .deletingLastPathComponent().appendingPathComponent("keychainctl"),
             Bundle.main.bundleURL.appendingPathComponent("keychainctl"),
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-                .deletingLastPathComponent().appendingPathComponent(".build/debug/keychainctl"),
+            ProofSupport.packageRoot.appendingPathComponent(".build/debug/keychainctl"),
         ]
         let found = candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
         return try #require(found, "keychainctl is not built; run `swift build --build-tests` first")

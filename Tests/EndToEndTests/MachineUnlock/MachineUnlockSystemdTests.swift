@@ -230,7 +230,7 @@ struct MachineUnlockSystemdTests {
 @Suite(.enabled(if: MachineUnlockTools.hasSystemdCreds || MachineUnlockTools.isCI,
                 "systemd-creds is not installed (Debian: systemd); CI installs it"))
 struct MachineUnlockExampleUnitTests {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let repository = ProofSupport.packageRoot
 
     static func unitText() throws -> String {
         try String(contentsOf: repository.appendingPathComponent("dist/systemd/keychain-unlock.service.in"), encoding: .utf8)
