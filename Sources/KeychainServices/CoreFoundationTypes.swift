@@ -75,6 +75,7 @@ private enum TypeIdentifier: CFTypeID {
 }
 
 /// The type identifier of an object, comparable with `CFStringGetTypeID()` and its siblings.
+@discardableResult
 public func CFGetTypeID(_ object: CFTypeRef?) -> CFTypeID {
     switch object {
     case is NSString, is String: return TypeIdentifier.string.rawValue
@@ -92,38 +93,53 @@ public func CFGetTypeID(_ object: CFTypeRef?) -> CFTypeID {
 }
 
 /// The type identifier of strings.
+@discardableResult
 public func CFStringGetTypeID() -> CFTypeID { TypeIdentifier.string.rawValue }
 /// The type identifier of data objects.
+@discardableResult
 public func CFDataGetTypeID() -> CFTypeID { TypeIdentifier.data.rawValue }
 /// The type identifier of numbers (booleans have their own).
+@discardableResult
 public func CFNumberGetTypeID() -> CFTypeID { TypeIdentifier.number.rawValue }
 /// The type identifier of booleans.
+@discardableResult
 public func CFBooleanGetTypeID() -> CFTypeID { TypeIdentifier.boolean.rawValue }
 /// The type identifier of dictionaries.
+@discardableResult
 public func CFDictionaryGetTypeID() -> CFTypeID { TypeIdentifier.dictionary.rawValue }
 /// The type identifier of arrays.
+@discardableResult
 public func CFArrayGetTypeID() -> CFTypeID { TypeIdentifier.array.rawValue }
 /// The type identifier of dates.
+@discardableResult
 public func CFDateGetTypeID() -> CFTypeID { TypeIdentifier.date.rawValue }
 /// The type identifier of the null object.
+@discardableResult
 public func CFNullGetTypeID() -> CFTypeID { TypeIdentifier.null.rawValue }
 /// The type identifier of errors.
+@discardableResult
 public func CFErrorGetTypeID() -> CFTypeID { TypeIdentifier.error.rawValue }
 
 /// The value of a boolean object.
+@discardableResult
 public func CFBooleanGetValue(_ boolean: CFBoolean!) -> Bool { boolean.boolValue }
 
 /// The code of an error (for keychain errors, the `OSStatus`).
+@discardableResult
 public func CFErrorGetCode(_ error: CFError!) -> CFIndex { error.code }
 /// The domain of an error.
+@discardableResult
 public func CFErrorGetDomain(_ error: CFError!) -> CFErrorDomain! { error.domain as NSString }
 /// The user-info dictionary of an error.
+@discardableResult
 public func CFErrorCopyUserInfo(_ error: CFError!) -> CFDictionary! {
     NSDictionary(dictionary: error.userInfo)
 }
 /// A human-readable description of an error.
+@discardableResult
 public func CFErrorCopyDescription(_ error: CFError!) -> CFString! { error.localizedDescription as NSString }
 /// Makes an error object.
+@discardableResult
 public func CFErrorCreate(
     _ allocator: CFAllocator!, _ domain: CFErrorDomain!, _ code: CFIndex, _ userInfo: CFDictionary!
 ) -> CFError! {
@@ -141,6 +157,7 @@ public func CFRetain(_ object: CFTypeRef!) -> CFTypeRef! { object }
 public func CFRelease(_ object: CFTypeRef!) {}
 
 /// Whether two objects are equal, as CoreFoundation compares them.
+@discardableResult
 public func CFEqual(_ lhs: CFTypeRef!, _ rhs: CFTypeRef!) -> Bool {
     guard let lhs = lhs as? NSObject, let rhs = rhs as? NSObject else { return lhs === rhs }
     return lhs.isEqual(rhs)

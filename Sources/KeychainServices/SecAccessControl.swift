@@ -80,6 +80,7 @@ private let accessControlProtections: Set<String> = ["ak", "ck", "dk", "aku", "c
 ///   - flags: the requirements.
 ///   - error: receives a `CFError` (domain `NSOSStatusErrorDomain`) on failure; may be nil.
 /// - Returns: the object, or nil on failure.
+@discardableResult
 public func SecAccessControlCreateWithFlags(
     _ allocator: CFAllocator?, _ protection: CFTypeRef, _ flags: SecAccessControlCreateFlags,
     _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?
@@ -104,6 +105,7 @@ public func SecAccessControlCreateWithFlags(
 }
 
 /// The accessibility (`kSecAttrAccessible…` value) of an access control object.
+@discardableResult
 public func SecAccessControlGetProtection(_ access: SecAccessControl) -> CFTypeRef {
     access.protection as NSString
 }

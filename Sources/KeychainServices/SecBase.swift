@@ -10,6 +10,7 @@ public import Foundation
 /// Every code declared in this module has its own message; any other number gets a generic
 /// sentence that includes the number, so the result is never `nil`. `reserved` is ignored; pass
 /// `nil`.
+@discardableResult
 public func SecCopyErrorMessageString(_ status: OSStatus, _ reserved: UnsafeMutableRawPointer?) -> CFString? {
     statusMessage(status) as NSString
 }

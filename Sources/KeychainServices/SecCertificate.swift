@@ -89,6 +89,7 @@ public final class SecCertificate: NSObject, @unchecked Sendable {
 }
 
 /// The type identifier of certificates.
+@discardableResult
 public func SecCertificateGetTypeID() -> CFTypeID { SecurityTypeID.certificate.rawValue }
 
 extension SecCertificate: SecurityObject {
@@ -100,17 +101,20 @@ extension SecCertificate: SecurityObject {
 /// - Parameters:
 ///   - allocator: ignored; pass nil or `kCFAllocatorDefault`.
 ///   - data: a DER-encoded X.509 certificate (PEM is not accepted, as on Apple platforms).
+@discardableResult
 public func SecCertificateCreateWithData(_ allocator: CFAllocator?, _ data: CFData) -> SecCertificate? {
     SecCertificate(der: data.copiedBytes)
 }
 
 /// The certificate's DER encoding.
+@discardableResult
 public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
     certificate.der.resultObject
 }
 
 /// A short human-readable name for the certificate: its subject's common name (or the next
 /// best text in the subject, or an e-mail address or host name it is for), or nil.
+@discardableResult
 public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString? {
     certificate.subjectSummary.map { $0 as NSString }
 }
@@ -119,6 +123,7 @@ public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> C
 ///
 /// - Returns: `errSecSuccess`, or `errSecInternal` when the subject has no common name (as
 ///   Apple's implementation answers).
+@discardableResult
 public func SecCertificateCopyCommonName(_ certificate: SecCertificate, _ commonName: UnsafeMutablePointer<CFString?>) -> OSStatus {
     guard let last = certificate.commonNames.last else { return errSecInternal }
     commonName.pointee = last as NSString
@@ -127,6 +132,7 @@ public func SecCertificateCopyCommonName(_ certificate: SecCertificate, _ common
 
 /// The e-mail addresses the certificate is for (subject alternative names, then the subject's
 /// emailAddress attributes); an empty array when it names none.
+@discardableResult
 public func SecCertificateCopyEmailAddresses(_ certificate: SecCertificate, _ emailAddresses: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     emailAddresses.pointee = certificate.emailAddresses.map { $0 as NSString } as NSArray
     return errSecSuccess
@@ -134,6 +140,7 @@ public func SecCertificateCopyEmailAddresses(_ certificate: SecCertificate, _ em
 
 /// The serial number's bytes as encoded in the certificate (big-endian, two's complement, with
 /// any leading zero byte kept).
+@discardableResult
 public func SecCertificateCopySerialNumberData(_ certificate: SecCertificate, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     certificate.fields.serialNumber.resultObject
 }
@@ -141,21 +148,25 @@ public func SecCertificateCopySerialNumberData(_ certificate: SecCertificate, _ 
 /// The issuer's distinguished name in Apple's normalised form (the contents of the Name, without
 /// its SEQUENCE header; PrintableStrings upper-cased with blanks collapsed): the form stored as
 /// `kSecAttrIssuer`.
+@discardableResult
 public func SecCertificateCopyNormalizedIssuerSequence(_ certificate: SecCertificate) -> CFData? {
     certificate.fields.normalizedIssuer.resultObject
 }
 
 /// The subject's distinguished name in Apple's normalised form, as stored in `kSecAttrSubject`.
+@discardableResult
 public func SecCertificateCopyNormalizedSubjectSequence(_ certificate: SecCertificate) -> CFData? {
     certificate.fields.normalizedSubject.resultObject
 }
 
 /// The start of the certificate's validity period.
+@discardableResult
 public func SecCertificateCopyNotValidBeforeDate(_ certificate: SecCertificate) -> CFDate? {
     certificate.parsed.notValidBefore as NSDate
 }
 
 /// The end of the certificate's validity period.
+@discardableResult
 public func SecCertificateCopyNotValidAfterDate(_ certificate: SecCertificate) -> CFDate? {
     certificate.parsed.notValidAfter as NSDate
 }

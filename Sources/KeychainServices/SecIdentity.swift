@@ -36,9 +36,11 @@ extension SecIdentity: SecurityObject {
 }
 
 /// The type identifier of identities.
+@discardableResult
 public func SecIdentityGetTypeID() -> CFTypeID { SecurityTypeID.identity.rawValue }
 
 /// The identity's certificate.
+@discardableResult
 public func SecIdentityCopyCertificate(_ identityRef: SecIdentity, _ certificateRef: UnsafeMutablePointer<SecCertificate?>) -> OSStatus {
     certificateRef.pointee = identityRef.certificate
     return errSecSuccess
@@ -46,6 +48,7 @@ public func SecIdentityCopyCertificate(_ identityRef: SecIdentity, _ certificate
 
 /// The identity's private key (a key of the keychain when the identity came from it: using it
 /// asks for what its access control requires, as any stored key does).
+@discardableResult
 public func SecIdentityCopyPrivateKey(_ identityRef: SecIdentity, _ privateKeyRef: UnsafeMutablePointer<SecKey?>) -> OSStatus {
     privateKeyRef.pointee = identityRef.privateKey
     return errSecSuccess
@@ -57,6 +60,7 @@ public func SecIdentityCopyPrivateKey(_ identityRef: SecIdentity, _ privateKeyRe
 /// - Parameter keychainOrArray: ignored; the process's keychain is searched, as macOS searches
 ///   its default list when nil is given.
 /// - Returns: `errSecSuccess`, or `errSecItemNotFound` when no such private key is stored.
+@discardableResult
 public func SecIdentityCreateWithCertificate(_ keychainOrArray: CFTypeRef?, _ certificateRef: SecCertificate,
                                              _ identityRef: UnsafeMutablePointer<SecIdentity?>) -> OSStatus {
     var result: CFTypeRef?
@@ -71,6 +75,7 @@ public func SecIdentityCreateWithCertificate(_ keychainOrArray: CFTypeRef?, _ ce
 
 /// The certificate's public key, or nil when it is of a type keys here cannot be (only EC
 /// P-256/384/521 and RSA keys are).
+@discardableResult
 public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
     let isRSA: Bool
     switch certificate.fields.publicKeyAlgorithm {
@@ -85,6 +90,7 @@ public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
 /// The public key of the trust's leaf certificate (evaluating first, as Apple does, so that the
 /// key belongs to a certificate that was looked at); nil when there is none or its type is not
 /// supported.
+@discardableResult
 public func SecTrustCopyKey(_ trust: SecTrust) -> SecKey? {
     _ = trust.evaluateIfNeeded()
     return trust.leaf.flatMap(SecCertificateCopyKey)

@@ -30,6 +30,7 @@ nonisolated(unsafe) public let kSecImportItemIdentity: CFString = "identity"
 ///   damaged file or a key or certificate that cannot be read; `errSecUnimplemented` for a file
 ///   whose passphrase is right but whose encryption is RC2, triple DES or RC4; `errSecParam` when
 ///   the passphrase option is not a string.
+@discardableResult
 public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ items: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     let passphraseValue = options.object(forKey: kSecImportExportPassphrase)
     guard passphraseValue == nil || passphraseValue is String else { return errSecParam }

@@ -18,6 +18,7 @@ public import Foundation
 ///   - result: receives what the `kSecReturn…` keys ask for; may be nil.
 /// - Returns: `errSecSuccess`, `errSecDuplicateItem` when an item with the same primary key
 ///   exists, or another `errSec…` status.
+@discardableResult
 public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemImplementation.add(attributes, result)
 }
@@ -32,6 +33,7 @@ public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointe
 ///   - result: receives the match (or an array of matches); may be nil to test for existence.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound` when nothing matches,
 ///   `errSecInteractionNotAllowed` when a match is locked, or another `errSec…` status.
+@discardableResult
 public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
     SecItemImplementation.copyMatching(query, result)
 }
@@ -45,6 +47,7 @@ public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePo
 ///   - attributesToUpdate: the attributes to set, and `kSecValueData` for new data.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, `errSecDuplicateItem` when the change would
 ///   give an item another item's primary key, or another `errSec…` status.
+@discardableResult
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus {
     SecItemImplementation.update(query, attributesToUpdate)
 }
@@ -56,6 +59,7 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// - Parameter query: the class and attributes to match. Search keys are `errSecParam`, except
 ///   `kSecMatchLimitAll`, which macOS code sends and which only says what a delete does anyway.
 /// - Returns: `errSecSuccess`, `errSecItemNotFound`, or another `errSec…` status.
+@discardableResult
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     SecItemImplementation.delete(query)
 }

@@ -79,6 +79,7 @@ nonisolated(unsafe) public let kSecKeyKeyExchangeParameterRequestedSize: CFStrin
 nonisolated(unsafe) public let kSecKeyKeyExchangeParameterSharedInfo: CFString = "sharedInfo"
 
 /// The type identifier of keys, comparable with `CFGetTypeID(object)`.
+@discardableResult
 public func SecKeyGetTypeID() -> CFTypeID { SecurityTypeID.key.rawValue }
 
 /// Generates a key pair and returns its private key.
@@ -91,6 +92,7 @@ public func SecKeyGetTypeID() -> CFTypeID { SecurityTypeID.key.rawValue }
 ///
 /// - Returns: the private key, or nil with `error` set (`errSecParam`, `errSecKeySizeNotAllowed`,
 ///   `errSecDuplicateItem`, `errSecUnimplemented` for a Secure Enclave key…).
+@discardableResult
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     KeyCalls.run(error) { () throws(KeyError) in try KeyGeneration.createRandomKey(parameters) }
 }
@@ -100,12 +102,14 @@ public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMut
 /// Mirrors Security's `SecKeyCreateWithData`: `attributes` must say the type (`kSecAttrKeyType`)
 /// and class (`kSecAttrKeyClass`); the data is ANSI X9.63 for EC keys (`04 ‖ X ‖ Y`, followed by
 /// the scalar for a private key) and PKCS#1 DER for RSA keys.
+@discardableResult
 public func SecKeyCreateWithData(_ keyData: CFData, _ attributes: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     KeyCalls.run(error) { () throws(KeyError) in try KeyGeneration.createWithData(keyData.copiedBytes, attributes) }
 }
 
 /// The public key of a key pair (for a public key: the key itself).
 /// Mirrors Security's `SecKeyCopyPublicKey`.
+@discardableResult
 public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
     SecKey(material: key.material.publicMaterial)
 }
@@ -113,18 +117,21 @@ public func SecKeyCopyPublicKey(_ key: SecKey) -> SecKey? {
 /// The key's attributes, as Security's `SecKeyCopyAttributes` gives them: class, type, size,
 /// application label, usage flags, the external representation under `kSecValueData`, and for a
 /// stored key the item's attributes (label, tag, access group…).
+@discardableResult
 public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
     KeyAttributes.dictionary(for: key)
 }
 
 /// The key's external representation: ANSI X9.63 for EC keys, PKCS#1 DER for RSA keys.
 /// Mirrors Security's `SecKeyCopyExternalRepresentation`.
+@discardableResult
 public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in key.material.externalRepresentation.resultObject }
 }
 
 /// The size in bytes of the key's blocks: the modulus for RSA, and for EC what Security reports.
 /// Mirrors Security's `SecKeyGetBlockSize`.
+@discardableResult
 public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
     key.material.blockSize
 }
@@ -135,6 +142,7 @@ public func SecKeyGetBlockSize(_ key: SecKey) -> Int {
 /// - Returns: the signature, or nil with `error` set: `errSecParam` when the algorithm does not
 ///   fit the key, `errSecUnimplemented` for an algorithm this platform cannot compute, an
 ///   authentication status when the key's access control was not satisfied.
+@discardableResult
 public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ dataToSign: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
@@ -145,6 +153,7 @@ public func SecKeyCreateSignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 /// Checks a signature with a public key (or the public half of a private key).
 /// Mirrors Security's `SecKeyVerifySignature`: a wrong signature is false with
 /// `errSecVerifyFailed`.
+@discardableResult
 public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ signedData: CFData, _ signature: CFData,
                                   _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> Bool {
     KeyCalls.run(error) { () throws(KeyError) -> Bool in
@@ -155,6 +164,7 @@ public func SecKeyVerifySignature(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _
 
 /// Encrypts data with a public key (RSA PKCS#1, OAEP; ECIES).
 /// Mirrors Security's `SecKeyCreateEncryptedData`.
+@discardableResult
 public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ plaintext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
@@ -163,6 +173,7 @@ public func SecKeyCreateEncryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 }
 
 /// Decrypts data with a private key. Mirrors Security's `SecKeyCreateDecryptedData`.
+@discardableResult
 public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ ciphertext: CFData,
                                       _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
@@ -173,6 +184,7 @@ public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 /// Computes an ECDH shared secret between a private key and another party's public key, raw or
 /// through the X9.63 key derivation (`kSecKeyKeyExchangeParameterRequestedSize`,
 /// `kSecKeyKeyExchangeParameterSharedInfo`). Mirrors Security's `SecKeyCopyKeyExchangeResult`.
+@discardableResult
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
                                         _ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
     KeyCalls.run(error) { () throws(KeyError) in
@@ -182,12 +194,14 @@ public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKe
 
 /// Whether the key can carry out `operation` with `algorithm` here.
 /// Mirrors Security's `SecKeyIsAlgorithmSupported`.
+@discardableResult
 public func SecKeyIsAlgorithmSupported(_ key: SecKey, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
     KeyOperations.isSupported(key.material, operation, algorithm)
 }
 
 /// Generates a key pair; the older form of ``SecKeyCreateRandomKey(_:_:)`` that returns a status
 /// and both keys. Mirrors Security's `SecKeyGeneratePair`.
+@discardableResult
 public func SecKeyGeneratePair(_ parameters: CFDictionary, _ publicKey: UnsafeMutablePointer<SecKey?>?,
                                _ privateKey: UnsafeMutablePointer<SecKey?>?) -> OSStatus {
     do {

@@ -50,19 +50,23 @@ extension SecPolicy: SecurityObject {
 }
 
 /// The type identifier of policies.
+@discardableResult
 public func SecPolicyGetTypeID() -> CFTypeID { SecurityTypeID.policy.rawValue }
 
 /// The basic X.509 policy.
+@discardableResult
 public func SecPolicyCreateBasicX509() -> SecPolicy { SecPolicy(.basicX509) }
 
 /// The TLS policy for a server's certificate (`server` true; its name must match `hostname`
 /// when one is given) or a client's (`server` false).
+@discardableResult
 public func SecPolicyCreateSSL(_ server: Bool, _ hostname: CFString?) -> SecPolicy {
     SecPolicy(.ssl(server: server, hostname: hostname.map { $0 as String }))
 }
 
 /// A policy by identifier: `kSecPolicyAppleX509Basic` or `kSecPolicyAppleSSL` (with
 /// `kSecPolicyName` and `kSecPolicyClient` among the properties); nil for any other.
+@discardableResult
 public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ properties: CFDictionary?) -> SecPolicy? {
     guard let identifier = policyIdentifier as? String else { return nil }
     switch identifier {
@@ -78,6 +82,7 @@ public func SecPolicyCreateWithProperties(_ policyIdentifier: CFTypeRef, _ prope
 }
 
 /// The policy's identifier, and for TLS its host name and side.
+@discardableResult
 public func SecPolicyCopyProperties(_ policyRef: SecPolicy) -> CFDictionary? {
     let properties = NSMutableDictionary()
     switch policyRef.kind {

@@ -25,6 +25,7 @@ nonisolated(unsafe) public let kSecRandomDefault: SecRandomRef? = nil
 /// Returns `errSecSuccess` (0) when the whole buffer was filled, `errSecParam` when `rnd` is not
 /// ``kSecRandomDefault``, and -1 when the system's generator could not be read or `count` is
 /// negative. On failure the contents of the buffer are unspecified, so always check the result.
+@discardableResult
 public func SecRandomCopyBytes(_ rnd: SecRandomRef?, _ count: Int, _ bytes: UnsafeMutableRawPointer) -> Int32 {
     guard rnd == kSecRandomDefault else { return errSecParam }
     guard count >= 0 else { return -1 }

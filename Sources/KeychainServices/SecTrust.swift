@@ -88,6 +88,7 @@ extension SecTrust: SecurityObject {
 }
 
 /// The type identifier of trust objects.
+@discardableResult
 public func SecTrustGetTypeID() -> CFTypeID { SecurityTypeID.trust.rawValue }
 
 /// Reads a certificate, or an array of them, as the trust functions take them.
@@ -110,6 +111,7 @@ private func policyList(_ value: CFTypeRef?) -> [SecPolicy]? {
 /// under a policy or an array of policies (none: basic X.509).
 ///
 /// - Returns: `errSecSuccess`, or `errSecParam` when the certificates or policies are not such objects.
+@discardableResult
 public func SecTrustCreateWithCertificates(_ certificates: CFTypeRef, _ policies: CFTypeRef?, _ trust: UnsafeMutablePointer<SecTrust?>) -> OSStatus {
     guard let list = certificateList(certificates), let policyObjects = policyList(policies) else { return errSecParam }
     trust.pointee = SecTrust(certificates: list, policies: policyObjects)
@@ -117,6 +119,7 @@ public func SecTrustCreateWithCertificates(_ certificates: CFTypeRef, _ policies
 }
 
 /// Replaces the policies (a policy or an array of them).
+@discardableResult
 public func SecTrustSetPolicies(_ trust: SecTrust, _ policies: CFTypeRef) -> OSStatus {
     guard let list = policyList(policies) else { return errSecParam }
     trust.setPolicies(list)
@@ -124,6 +127,7 @@ public func SecTrustSetPolicies(_ trust: SecTrust, _ policies: CFTypeRef) -> OSS
 }
 
 /// The policies the trust evaluates under.
+@discardableResult
 public func SecTrustCopyPolicies(_ trust: SecTrust, _ policies: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     policies.pointee = trust.copyPolicies() as NSArray
     return errSecSuccess
@@ -131,6 +135,7 @@ public func SecTrustCopyPolicies(_ trust: SecTrust, _ policies: UnsafeMutablePoi
 
 /// Makes these certificates the only anchors the trust accepts (nil: back to the system's).
 /// ``SecTrustSetAnchorCertificatesOnly(_:_:)`` with false adds the system's anchors to them.
+@discardableResult
 public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificates: CFArray?) -> OSStatus {
     guard let anchorCertificates else { trust.setAnchors(nil); return errSecSuccess }
     let list = (anchorCertificates as? [Any] ?? []).compactMap { $0 as? SecCertificate }
@@ -141,36 +146,42 @@ public func SecTrustSetAnchorCertificates(_ trust: SecTrust, _ anchorCertificate
 
 /// Whether only the anchors given are trusted (true, the default once anchors are set) or the
 /// system's anchors as well (false).
+@discardableResult
 public func SecTrustSetAnchorCertificatesOnly(_ trust: SecTrust, _ anchorCertificatesOnly: Bool) -> OSStatus {
     trust.setAnchorsOnly(anchorCertificatesOnly)
     return errSecSuccess
 }
 
 /// The anchors set with ``SecTrustSetAnchorCertificates(_:_:)``, or nil when none were.
+@discardableResult
 public func SecTrustCopyCustomAnchorCertificates(_ trust: SecTrust, _ anchors: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     anchors.pointee = trust.copyAnchors().map { $0 as NSArray }
     return errSecSuccess
 }
 
 /// Evaluates at this date rather than now.
+@discardableResult
 public func SecTrustSetVerifyDate(_ trust: SecTrust, _ verifyDate: CFDate) -> OSStatus {
     trust.setVerifyDate(verifyDate as Date)
     return errSecSuccess
 }
 
 /// The time the trust is evaluated at, in seconds since 2001-01-01.
+@discardableResult
 public func SecTrustGetVerifyTime(_ trust: SecTrust) -> CFAbsoluteTime {
     trust.verifyTime.timeIntervalSinceReferenceDate
 }
 
 /// Network fetching of missing intermediates or revocation data never happens here; accepted so
 /// that code setting it compiles.
+@discardableResult
 public func SecTrustSetNetworkFetchAllowed(_ trust: SecTrust, _ allowFetch: Bool) -> OSStatus { errSecSuccess }
 
 /// Evaluates the chain: true when it reaches an anchor and meets every policy at the
 /// verification time. Otherwise false, with an error in `NSOSStatusErrorDomain` whose code says
 /// why (`errSecNotTrusted`, `errSecCertificateExpired`, `errSecCertificateNotValidYet`,
 /// `errSecHostNameMismatch`, `errSecInvalidExtendedKeyUsage`).
+@discardableResult
 public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?) -> Bool {
     let (_, failure) = trust.evaluateIfNeeded()
     guard let failure else { return true }
@@ -179,6 +190,7 @@ public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutableP
 }
 
 /// ``SecTrustEvaluateWithError(_:_:)`` on another thread; the result is delivered on `queue`.
+@discardableResult
 public func SecTrustEvaluateAsyncWithError(_ trust: SecTrust, _ queue: DispatchQueue, _ result: @escaping SecTrustWithErrorCallback) -> OSStatus {
     DispatchQueue.global().async {
         var error: CFError?
@@ -191,6 +203,7 @@ public func SecTrustEvaluateAsyncWithError(_ trust: SecTrust, _ queue: DispatchQ
 
 /// The deprecated evaluation: `.unspecified` when trusted, `.recoverableTrustFailure` otherwise
 /// (as Apple reports a chain it cannot trust but a user could accept).
+@discardableResult
 public func SecTrustEvaluate(_ trust: SecTrust, _ result: UnsafeMutablePointer<SecTrustResultType>) -> OSStatus {
     let (_, failure) = trust.evaluateIfNeeded()
     result.pointee = failure == nil ? .unspecified : .recoverableTrustFailure
@@ -198,24 +211,28 @@ public func SecTrustEvaluate(_ trust: SecTrust, _ result: UnsafeMutablePointer<S
 }
 
 /// The result of the last evaluation (evaluating first if there was none).
+@discardableResult
 public func SecTrustGetTrustResult(_ trust: SecTrust, _ result: UnsafeMutablePointer<SecTrustResultType>) -> OSStatus {
     SecTrustEvaluate(trust, result)
 }
 
 /// The chain the evaluation built, leaf first, ending at the anchor when one was reached
 /// (evaluating first if needed).
+@discardableResult
 public func SecTrustCopyCertificateChain(_ trust: SecTrust) -> CFArray? {
     let (chain, _) = trust.evaluateIfNeeded()
     return chain.isEmpty ? nil : chain as NSArray
 }
 
 /// How many certificates the evaluated chain holds.
+@discardableResult
 public func SecTrustGetCertificateCount(_ trust: SecTrust) -> CFIndex {
     trust.evaluateIfNeeded().chain.count
 }
 
 /// A certificate of the evaluated chain (0 is the leaf). Deprecated by Apple in favour of
 /// ``SecTrustCopyCertificateChain(_:)``.
+@discardableResult
 public func SecTrustGetCertificateAtIndex(_ trust: SecTrust, _ ix: CFIndex) -> SecCertificate? {
     let chain = trust.evaluateIfNeeded().chain
     return chain.indices.contains(ix) ? chain[ix] : nil

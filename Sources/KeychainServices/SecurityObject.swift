@@ -24,5 +24,6 @@ extension SecAccessControl: SecurityObject {
 }
 
 /// The type identifier of access control objects.
+@discardableResult
 public func SecAccessControlGetTypeID() -> CFTypeID { SecurityTypeID.accessControl.rawValue }
 #endif

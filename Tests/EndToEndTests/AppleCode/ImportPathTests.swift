@@ -114,4 +114,25 @@ struct ImportPathTests {
         #expect(outcome.stderr.contains("cannot find 'kSecClass' in scope"), "\(outcome.stderr)")
         #expect(outcome.stderr.contains("cannot find 'SecItemAdd' in scope"), "\(outcome.stderr)")
     }
+
+    static let unusedResults = fixtures.appendingPathComponent("UnusedResults.swift")
+    static let warningsAsErrors = ["-warnings-as-errors"]
+
+    @Test("Calls whose results Apple code drops (SecItemDelete, SecRandomCopyBytes, SecKeyCopyPublicKey…) compile without a warning, as imported C functions do")
+    func droppedResultsDoNotWarn() throws {
+        let outcome = try Self.typecheck(Self.unusedResults, Self.aliasFlags + Self.warningsAsErrors)
+        #expect(outcome.status == 0, "\(outcome.stderr)")
+    }
+
+    @Test("Control: the same fixture with one line that warns fails under -warnings-as-errors, so the check above is live")
+    func droppedResultsControl() throws {
+        let home = try HermeticHome()
+        defer { withExtendedLifetime(home) {} }
+        let file = home.root.appendingPathComponent("UnusedResultsControl.swift")
+        let source = try String(contentsOf: Self.unusedResults, encoding: .utf8)
+        try (source + "\nfunc warns() { let unused = 1 }\n").write(to: file, atomically: true, encoding: .utf8)
+        let outcome = try Self.typecheck(file, Self.aliasFlags + Self.warningsAsErrors)
+        #expect(outcome.status != 0)
+        #expect(outcome.stderr.contains("never used"), "\(outcome.stderr)")
+    }
 }
