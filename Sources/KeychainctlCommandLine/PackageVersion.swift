@@ -1,5 +1,5 @@
-/// The version of swift-keychain, which `keychainctl --version` and the credential helpers'
-/// `--version` print (both link this target).
+/// The version of swift-keychain, which `keychainctl --version`, `keychaind --version` and the
+/// credential helpers' `--version` print (all link this target).
 ///
 /// This is the one place it is written. Nothing is tagged yet, so the dependency instructions name
 /// the `main` branch rather than a version; a release sets this and tags the commit with the same

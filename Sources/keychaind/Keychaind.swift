@@ -4,6 +4,7 @@ import KeychainDaemon
 import KeychainDBus
 import KeychainSecretService
 import KeychainStore
+import KeychainctlCommandLine
 import Logging
 #if canImport(Glibc)
 import Glibc
@@ -24,13 +25,14 @@ struct Keychaind: ParsableCommand {
         there and deleted while it runs. Only items of the shared access group are served. A \
         locked keychain is unlocked through pinentry (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on \
         the PATH). Logs go to standard error.
-        """)
+        """,
+        version: "keychaind \(PackageVersion.current)")
 
     @Flag(help: "Take the name over from the provider that has it (gnome-keyring, KeePassXC, …).")
     var replace = false
 
     @Flag(inversion: .prefixedNo,
-          help: "Keep each keychain served in step with its sync group, if it joined one, by running keychain-sync watch (docs/sync.md).")
+          help: "Whether to keep each keychain served in step with its sync group, if it joined one, by running `keychain-sync watch` beside it. On unless --no-sync is given.")
     var sync = true
 
     @Flag(inversion: .prefixedNo,

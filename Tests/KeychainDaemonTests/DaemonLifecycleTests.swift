@@ -53,6 +53,20 @@ import Glibc
         #expect(help.status == 0)
         #expect(help.stdout.contains("org.freedesktop.secrets"))
         #expect(help.stdout.contains("--replace"))
+        // --sync/--no-sync reads as what it is: sync on unless --no-sync.
+        let words = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(words.contains("On unless --no-sync is given"), "\(help.stdout)")
+    }
+
+    @Test("keychaind --version prints the package's version and exits 0, as keychainctl --version does")
+    func versionIsPrinted() throws {
+        let sandbox = try DaemonSandbox(nil)
+        let daemon = try sandbox.run(try BuiltProduct.url("keychaind").path, ["--version"])
+        let cli = try sandbox.run(try BuiltProduct.url("keychainctl").path, ["--version"])
+        #expect(daemon.status == 0, "\(daemon.stderr)")
+        #expect(cli.status == 0)
+        #expect(daemon.stdout == cli.stdout.replacingOccurrences(of: "keychainctl ", with: "keychaind "))
+        #expect(daemon.stdout.hasPrefix("keychaind "))
     }
 }
 
