@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The whole test suite under AddressSanitizer and/or ThreadSanitizer. Each sanitizer
+# The test suites each sanitizer covers (listed below, with the reasons) under AddressSanitizer
+# and/or ThreadSanitizer. Each sanitizer
 # builds in its own scratch folder (.build-asan, .build-tsan: git-ignored), so it neither fights
 # nor invalidates the main .build. Exits non-zero when a build fails, a test fails, a sanitizer
 # reports, or a stage runs past its time limit.
