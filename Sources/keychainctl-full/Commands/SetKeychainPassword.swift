@@ -13,7 +13,7 @@ struct SetKeychainPassword: ParsableCommand {
             (kSecAttrAccessibleWhenPasscodeSetThisDeviceOnly) are then destroyed. Passwords not \
             given are prompted for. While the keychain has seals (seal-keychain), removing the \
             password is refused unless --force, which removes the seals too; a changed password \
-            makes every seal stale (it refuses to unlock until sealed again). \(PasswordArgument.warning)
+            makes every seal stale (it refuses to unlock until sealed again). \(PasswordArgument.warning(flag: "-o or -p"))
             """)
 
     @Option(name: [.customShort("o"), .customLong("old-password")], parsing: .unconditional,
@@ -46,6 +46,9 @@ struct SetKeychainPassword: ParsableCommand {
         let new = try PasswordArgument.resolve(newPassword ?? PasswordArgument.readMarker, prompt: "New Password: ",
                                                confirmPrompt: "Retype New Password: ", context: context)
         let seals = hasPassword ? (try? file.sealNames()) ?? [] : []
+        // Read before the change, for the exact re-seal command of each (a record that does not
+        // authenticate is left to the generic advice).
+        let records = hasPassword ? ((try? file.seals()) ?? []).map(\.record) : []
         do throws(CommandFailure) {
             try KeychainAdministration.setPassword(file, new: new.isEmpty ? nil : new, current: current, droppingSeals: force, context: context)
         } catch {
@@ -60,8 +63,11 @@ struct SetKeychainPassword: ParsableCommand {
             if new.isEmpty {
                 Console.err("\(program): removed the seals \(seals.joined(separator: ", ")) with the password.\n")
             } else {
-                Console.err("\(program): the seals \(seals.joined(separator: ", ")) were made for the old password and are now stale; "
-                            + "seal again with `\(program) seal-keychain --with METHOD --name NAME --replace\(target.commandArgument)`.\n")
+                let commands = records.map { SealMethod.resealCommand($0, target: target) }
+                let advice = commands.count == seals.count
+                    ? "seal again, with the same choices, with " + commands.joined(separator: " and ")
+                    : "seal again with `\(program) seal-keychain --with METHOD --name NAME --replace\(target.commandArgument)`, giving the --pcrs or --systemd-key each was made with"
+                Console.err("\(program): the seals \(seals.joined(separator: ", ")) were made for the old password and are now stale; \(advice).\n")
             }
         }
     }

@@ -70,7 +70,7 @@ struct ShowKeychainInfo: ParsableCommand {
                 let record = seal.record
                 var line = "seal:       \(record.name) (\(SealMethod.describe(record)); made \(record.created.formatted(.iso8601)))"
                 if seal.isStale {
-                    line += " stale: made for an earlier password; `\(program) seal-keychain --with \(record.method) --name \(record.name) --replace\(target.commandArgument)` makes it anew"
+                    line += " stale: made for an earlier password; \(SealMethod.resealCommand(record, target: target)) makes it anew"
                 }
                 return line + "\n"
             }.joined()

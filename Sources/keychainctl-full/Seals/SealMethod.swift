@@ -31,6 +31,21 @@ enum SealMethod: String, ExpressibleByArgument, CaseIterable {
     }
 }
 
+extension SealMethod {
+    /// The `seal-keychain` command line that makes `record` again with every choice it was made
+    /// with (its systemd-creds key and credential file, its PCRs), for the hints that ask for a
+    /// re-seal. A hint that left one out would have the user weaken the seal by following it:
+    /// without `--pcrs` a TPM2 seal no longer checks the boot state.
+    static func resealCommand(_ record: SealRecord, target: KeychainSession.Target) -> String {
+        var words = [Console.programName, "seal-keychain", "--with", record.method, "--name", record.name]
+        if let key = record.details[SystemdCredsSeal.keyDetail] { words += ["--systemd-key", key] }
+        if let file = record.details[SystemdCredsSeal.fileDetail] { words += ["--output", file] }
+        if let pcrs = record.details[TPM2Seal.pcrDetail] { words += ["--pcrs", pcrs] }
+        words.append("--replace")
+        return "`" + words.map(ShellQuoting.quote).joined(separator: " ") + target.commandArgument + "`"
+    }
+}
+
 /// A failure of a sealing tool: the key could not be sealed or given back. errSecNotAvailable
 /// (exit 53): the machine's source is not available as it was when the seal was made.
 extension CommandFailure {

@@ -38,7 +38,7 @@ enum SealedUnlock {
     private static func unlock(_ file: KeychainFile, seal: KeychainFile.SealStatus, credential: URL?,
                                target: KeychainSession.Target, scope: UnlockScope, context: String) throws(CommandFailure) {
         let record = seal.record
-        let reseal = "`\(Console.programName) seal-keychain --with \(record.method) --name \(record.name) --replace\(target.commandArgument)`"
+        let reseal = SealMethod.resealCommand(record, target: target)
         if seal.isStale && credential == nil {
             throw CommandFailure.status(errSecAuthFailed, context,
                                         hint: "The seal '\(record.name)' is stale: the keychain's password changed after it was made. Unlock with the password, then seal again with \(reseal).")
@@ -49,7 +49,7 @@ enum SealedUnlock {
         } else {
             switch SealMethod(rawValue: record.method) {
             case .systemdCreds: bytes = try SystemdCredsSeal.unseal(record, credentialFile: nil, context: context)
-            case .tpm2: bytes = try TPM2Seal.unseal(record, context: context)
+            case .tpm2: bytes = try TPM2Seal.unseal(record, target: target, context: context)
             case nil:
                 throw CommandFailure.general(context, "the seal '\(record.name)' was made with '\(record.method)', which this version does not know.",
                                              hint: "Use the keychainctl that made it, or remove it with remove-seal.")

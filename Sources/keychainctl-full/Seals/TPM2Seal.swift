@@ -47,7 +47,7 @@ enum TPM2Seal {
         }
     }
 
-    static func unseal(_ record: SealRecord, context: String) throws(CommandFailure) -> Data {
+    static func unseal(_ record: SealRecord, target: KeychainSession.Target, context: String) throws(CommandFailure) -> Data {
         let blob = [UInt8](record.sealed)
         guard blob.count > 2, case let pubCount = Int(blob[0]) << 8 | Int(blob[1]), blob.count > 2 + pubCount else {
             throw .general(context, "the seal '\(record.name)' holds no TPM2 object (damaged).", hint: "Remove it and seal the keychain again.")
@@ -71,7 +71,7 @@ enum TPM2Seal {
                             failure: record.details[pcrDetail].map { "the TPM refused to unseal '\(record.name)': PCRs \($0) no longer hold the values they held when it was sealed" }
                                 ?? "the TPM refused to unseal '\(record.name)'",
                             hint: record.details[pcrDetail].map { _ in
-                                "If the change was expected (a firmware or boot loader update), unlock with the password and seal again with `seal-keychain --with tpm2 --name \(record.name) --pcrs ... --replace`."
+                                "If the change was expected (a firmware or boot loader update), unlock with the password and seal again to the same PCRs with \(SealMethod.resealCommand(record, target: target))."
                             })
         }
     }

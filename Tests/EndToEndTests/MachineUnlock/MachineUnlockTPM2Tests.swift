@@ -79,6 +79,35 @@ struct MachineUnlockTPM2Tests {
         #expect(unlocked.status == 0 && unlocked.stdout == "inside\n", "\(unlocked)")
     }
 
+    /// The first command in backticks of `text` that runs seal-keychain, as words (the hints
+    /// quote only words that need it, and the sandbox's paths have no spaces).
+    static func suggestedReseal(_ text: String) -> [String]? {
+        let quoted = text.components(separatedBy: "`").enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
+        return quoted.first { $0.contains(" seal-keychain ") }.map { $0.split(separator: " ").map(String.init) }
+    }
+
+    @Test("A re-seal hint keeps every choice of the seal: followed after a password change, a seal bound to a PCR is bound to it again")
+    func resealHintKeepsThePCRs() throws {
+        let sandbox = try CLISandbox()
+        let tpm = try SoftwareTPM(sandbox)
+        let path = try Self.lockedKeychain(sandbox)
+        try #require(try Self.seal(sandbox, tpm, path, ["--pcrs", "sha256:16"]).status == 0)
+        let change = try sandbox.run(["set-keychain-password", "-o", "pw", "-p", "pw2", path])
+        #expect(change.status == 0, "\(change)")
+        #expect(Self.suggestedReseal(change.stderr)?.contains("sha256:16") == true, "\(change)")
+        try #require(try sandbox.run(["lock-keychain", path]).status == 0)
+        let stale = try MachineUnlockSystemdTests.unlockOnly(sandbox, path, "unlock-keychain --sealed", environment: tpm.environment)
+        #expect(stale.status == 51, "\(stale)")
+        // The command the hint gives, run as given (the program's name left out), the new
+        // password on standard input.
+        let words = try #require(Self.suggestedReseal(stale.stderr), "no re-seal command in \(stale.stderr)")
+        let again = try sandbox.run(Array(words.dropFirst()) + ["--password-fd", "-"], stdin: "pw2\n", environment: tpm.environment)
+        #expect(again.status == 0, "\(again)")
+        let info = try sandbox.run(["show-keychain-info", path])
+        #expect(info.stdout.contains("PCRs sha256:16"), "the re-sealed seal lost its PCR binding: \(info)")
+        #expect(!info.stdout.contains("stale"), "\(info)")
+    }
+
     @Test("The unlock key crosses the TPM bus only encrypted: in the traced TPM2_Create command and TPM2_Unseal response it is nowhere",
           arguments: [[], ["--pcrs", "sha256:16"]])
     func busCarriesOnlyCiphertext(_ extra: [String]) throws {
