@@ -15,7 +15,7 @@ struct CreateKeychain: ParsableCommand {
             default keychain. A bare name is created in the keychains folder \
             (${XDG_DATA_HOME:-~/.local/share}/keychains). As on macOS, keychain files end in \
             ".keychain-db": "work" and "work.keychain" both create work.keychain-db, which every \
-            command then finds as work, work.keychain or work.keychain-db. \(PasswordArgument.warning)
+            command then finds as work, work.keychain or work.keychain-db. \(PasswordArgument.warning(flag: "-p"))
             """)
 
     @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,

@@ -25,7 +25,7 @@ struct Export: ParsableCommand {
             (errSecUnsupportedFormat). \
             Private keys leave only encrypted under the passphrase (-P, else prompted): pkcs8, \
             pkcs12 and pemseq always, openssl with -w; a clear private key exits 86 \
-            (errSecKeyIsSensitive). Files are created mode 0600. \(PasswordArgument.warning)
+            (errSecKeyIsSensitive). Files are created mode 0600. \(PasswordArgument.warning(flag: "-P"))
             """)
 
     @Option(name: .customShort("o"), help: ArgumentHelp("The file to write (certificate and key export: default standard output).", valueName: "file"))

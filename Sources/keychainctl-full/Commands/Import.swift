@@ -26,7 +26,7 @@ struct Import: ParsableCommand {
             attribute set is kept whole. All items or none; an item whose keychain item exists \
             is merged as a backup's are (the later modification wins). A wrong password exits 51.
 
-            \(PasswordArgument.warning)
+            \(PasswordArgument.warning(flag: "-P"))
             """)
 
     /// A backup has its own passphrase, chosen at `export`; people try the keychain password.

@@ -18,7 +18,7 @@ struct SealKeychain: ParsableCommand {
             (tpm2-tools), bound to PCR values with --pcrs. The seal is recorded in the keychain \
             under --name, listed by show-keychain-info and removed by remove-seal. A password \
             change makes it stale (it then refuses to unlock); seal again with --replace. \
-            \(PasswordArgument.warning)
+            \(PasswordArgument.warning(flag: "-p"))
             """)
 
     @Option(name: .customLong("with"), help: ArgumentHelp("What to seal to: systemd-creds or tpm2.", valueName: "source"))

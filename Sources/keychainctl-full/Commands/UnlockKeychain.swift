@@ -19,7 +19,7 @@ struct UnlockKeychain: ParsableCommand {
             always unlocked; nothing is asked then. --sealed unlocks without a password, from \
             a seal made by seal-keychain (every seal in turn, or the one --seal names; \
             --credential FILE reads the key systemd decrypted for a unit, which is also looked \
-            for in $CREDENTIALS_DIRECTORY). \(PasswordArgument.warning)
+            for in $CREDENTIALS_DIRECTORY). \(PasswordArgument.warning(flag: "-p"))
             """)
 
     @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,

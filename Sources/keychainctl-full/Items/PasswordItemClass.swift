@@ -42,7 +42,7 @@ extension GenericPasswordOptions: PasswordItemClass {
     static var addDiscussion: String {
         """
         The account (-a) and service (-s) are required. Without -w the item is stored with an \
-        empty password. \(PasswordArgument.warning)
+        empty password. \(PasswordArgument.warning(flag: "-w"))
 
         Example: keychainctl add-generic-password -a alice -s example.com -w
         """
@@ -71,7 +71,7 @@ extension InternetPasswordOptions: PasswordItemClass {
     static var addDiscussion: String {
         """
         The account (-a) and server (-s) are required; the authentication type defaults to \
-        "dflt". Without -w the item is stored with an empty password. \(PasswordArgument.warning)
+        "dflt". Without -w the item is stored with an empty password. \(PasswordArgument.warning(flag: "-w"))
 
         Example: keychainctl add-internet-password -a alice -s example.com -r htps -P 443 -w
         """

@@ -13,6 +13,9 @@ enum PasswordArgument {
         return Array(value.utf8)
     }
 
-    /// The help sentence every password option carries.
-    static let warning = "A password typed on the command line can be seen by other users in the process listing (ps); give -w last, or -w -, to be prompted without echo (or to read one line from standard input when it is not a terminal)."
+    /// The help sentence of a command whose password option is `flag`: the command's own flag,
+    /// since `-w` is add-…-password's alone (unlock-keychain and the others take -p or -P).
+    static func warning(flag: String) -> String {
+        "A password typed on the command line can be seen by other users in the process listing (ps); give \(flag) last, or with the value -, to be prompted without echo (or to read one line from standard input when it is not a terminal)."
+    }
 }

@@ -53,6 +53,16 @@ import Testing
         #expect(result.stdout.replacingOccurrences(of: "\n", with: " ").contains("process listing"))
     }
 
+    @Test("That warning names the command's own password flag: -w only where the command takes -w",
+          arguments: [("add-generic-password", "-w"), ("add-internet-password", "-w"), ("unlock-keychain", "-p"),
+                      ("create-keychain", "-p"), ("seal-keychain", "-p"), ("set-keychain-password", "-o or -p"),
+                      ("export", "-P"), ("import", "-P")])
+    func passwordWarningNamesTheCommandsFlag(_ name: String, _ flag: String) throws {
+        let help = try CLISandbox().run([name, "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        #expect(help.contains("give \(flag) last, or with the value -, to be prompted"), "\(help)")
+        if flag != "-w" { #expect(!help.contains("give -w last"), "\(help)") }
+    }
+
     @Test("An unknown subcommand is bad usage: exit 2 and an error on standard error")
     func unknownSubcommand() throws {
         let result = try CLISandbox().run(["frobnicate-keychain"])
