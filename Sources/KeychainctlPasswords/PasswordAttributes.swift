@@ -56,13 +56,14 @@ package struct PasswordAttributes: Sendable {
         if let port = request.port, port != 0 { values[AttributeName.port] = .integer(Int64(port)) }
     }
 
-    /// The attributes that make up the class's primary key (generic: account and service;
-    /// internet: account, domain, server, protocol, authentication type, port, path).
+    /// The attributes of the class's primary key that a command can give (generic: account and
+    /// service; internet: account, domain, server, protocol, authentication type, port, path),
+    /// taken from the engine's schema; the rest of the key (access group, synchronizable and the
+    /// like) is the engine's to fill in.
     static func primaryKey(_ item: PasswordCommandSyntax.Item) -> [String] {
-        item == .generic
-            ? [AttributeName.account, AttributeName.service]
-            : [AttributeName.account, AttributeName.securityDomain, AttributeName.server, AttributeName.`protocol`,
-               AttributeName.authenticationType, AttributeName.port, AttributeName.path]
+        let itemClass: ItemClass = item == .generic ? .genericPassword : .internetPassword
+        let settable = Set(names.values).union([AttributeName.port])
+        return itemClass.schema.primaryKey.filter(settable.contains)
     }
 
     /// What a find, delete or `-U` searches on, following `security`: the primary key alone

@@ -45,10 +45,10 @@ struct SetKeychainPassword: ParsableCommand {
             oldPassword ?? PasswordArgument.readMarker, prompt: "Old Password: ", confirmPrompt: nil, context: context) : nil
         let new = try PasswordArgument.resolve(newPassword ?? PasswordArgument.readMarker, prompt: "New Password: ",
                                                confirmPrompt: "Retype New Password: ", context: context)
-        let seals = hasPassword ? (try? file.sealNames()) ?? [] : []
-        // Read before the change, for the exact re-seal command of each (a record that does not
-        // authenticate is left to the generic advice).
+        // Read before the change, for the exact re-seal command of each; when a record does not
+        // authenticate, only the names are read, and the advice stays generic.
         let records = hasPassword ? ((try? file.seals()) ?? []).map(\.record) : []
+        let seals = !hasPassword ? [] : records.isEmpty ? (try? file.sealNames()) ?? [] : records.map(\.name)
         do throws(CommandFailure) {
             try KeychainAdministration.setPassword(file, new: new.isEmpty ? nil : new, current: current, droppingSeals: force, context: context)
         } catch {
