@@ -67,7 +67,7 @@ if $build; then
     if [ -d Sources/keychain-pam-helper ]; then
         swift build -c release --static-swift-stdlib --product keychain-pam-helper
     fi
-    # keychainctl itself, the front, fully static and in a scratch folder of its own.
+    # keychainctl itself, the front: the same compiled modules, linked fully static.
     scripts/build-front.sh > /dev/null
     echo "build-deb.sh: release build took $(( $(date +%s) - start )) s"
 fi
