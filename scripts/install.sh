@@ -6,7 +6,8 @@
 #
 # Builds in release mode (the Swift runtime and Foundation linked in: --static-swift-stdlib; the
 # front, bin/keychainctl, fully static: scripts/build-front.sh) and installs, under DIR (default
-# ~/.local):
+# ~/.local; the share/ files below go to $XDG_DATA_HOME instead of ~/.local/share when it is set
+# and no --prefix is given, as the session bus, systemd and the shells look there):
 #   bin/keychainctl (the front) and bin/keychainctl-full (the program it hands most commands to), bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
 #       (stripped)
 #   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
@@ -34,13 +35,14 @@ set -euo pipefail
 usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 prefix="$HOME/.local"
+prefix_given=false
 configuration="${SWIFT_KEYCHAIN_INSTALL_BUILD:-release}"
 uninstall=false
 build=true
 while [ $# -gt 0 ]; do
     case "$1" in
-        --prefix) [ $# -ge 2 ] || usage; prefix="$2"; shift 2 ;;
-        --prefix=*) prefix="${1#--prefix=}"; shift ;;
+        --prefix) [ $# -ge 2 ] || usage; prefix="$2"; prefix_given=true; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; prefix_given=true; shift ;;
         --debug) configuration=debug; shift ;;
         --no-build) build=false; shift ;;
         --uninstall) uninstall=true; shift ;;
@@ -59,7 +61,20 @@ case "$prefix" in
     *) prefix="$PWD/$prefix" ;;
 esac
 prefix="${prefix%/}"
-manifest="$prefix/share/swift-keychain/install-manifest"
+# Where the data files go (the activation file, the unit, completions, the manifest): the XDG base
+# directory specification's data home for a user's own install; it ignores a relative value.
+data="$prefix/share"
+if ! $prefix_given; then
+    case "${XDG_DATA_HOME:-}" in /?*) data="${XDG_DATA_HOME%/}" ;; esac
+fi
+manifest="$data/swift-keychain/install-manifest"
+# Neither the prefix nor an XDG_DATA_HOME outside it is the install's to create or remove; a share/
+# folder inside the prefix is.
+data_home="$prefix"
+case "$data" in "$prefix"/*) ;; *) data_home="$data" ;; esac
+# The command that undoes this install, for the messages below.
+uninstall_command="scripts/install.sh --uninstall"
+$prefix_given && uninstall_command+=" --prefix $prefix"
 
 if $uninstall; then
     if [ ! -f "$manifest" ]; then
@@ -70,15 +85,15 @@ if $uninstall; then
     while IFS= read -r entry; do
         case "$entry" in
             */) ;;
-            "$prefix"/*) rm -f -- "$entry" && echo "removed $entry" ;;
-            *) echo "install.sh: skipping $entry: not under $prefix" >&2 ;;
+            "$prefix"/*|"$data"/*) rm -f -- "$entry" && echo "removed $entry" ;;
+            *) echo "install.sh: skipping $entry: not under $prefix or $data" >&2 ;;
         esac
     done < "$manifest"
     folders=$(grep '/$' "$manifest" | awk '{ print length($0) "\t" $0 }' | sort -rn | cut -f2- || true)
     rm -f -- "$manifest"
     while IFS= read -r folder; do
         [ -n "$folder" ] || continue
-        case "$folder" in "$prefix"/*) rmdir -- "$folder" 2>/dev/null || true ;; esac
+        case "$folder" in "$prefix"/*|"$data"/*) rmdir -- "$folder" 2>/dev/null || true ;; esac
     done <<< "$folders"
     exit 0
 fi
@@ -100,7 +115,7 @@ if $build; then
         for product in "${products[@]}" keychain-pam-helper generate-manual; do
             swift build -c release --static-swift-stdlib --product "$product"
         done
-        # keychainctl itself, the front, fully static and in a scratch folder of its own.
+        # keychainctl itself, the front: the same compiled modules, linked fully static.
         front="$(scripts/build-front.sh)"
         manuals="$(mktemp -d)"
         for program in keychainctl keychaind; do
@@ -136,7 +151,7 @@ fi
 record_folders() {
     local folder missing=()
     folder="$(dirname "$1")"
-    while [ "$folder" != "$prefix" ] && [ "$folder" != / ] && [ ! -d "$folder" ]; do
+    while [ "$folder" != "$prefix" ] && [ "$folder" != "$data_home" ] && [ "$folder" != / ] && [ ! -d "$folder" ]; do
         missing+=("$folder/")
         folder="$(dirname "$folder")"
     done
@@ -180,15 +195,17 @@ fi
 rm -rf "$pam_build"
 
 keychainctl="$prefix/bin/keychainctl"
-put_output "$prefix/share/bash-completion/completions/keychainctl" "$keychainctl" --generate-completion-script bash
-put_output "$prefix/share/zsh/site-functions/_keychainctl" "$keychainctl" --generate-completion-script zsh
-put_output "$prefix/share/fish/vendor_completions.d/keychainctl.fish" "$keychainctl" --generate-completion-script fish
+put_output "$data/bash-completion/completions/keychainctl" "$keychainctl" --generate-completion-script bash
+put_output "$data/zsh/site-functions/_keychainctl" "$keychainctl" --generate-completion-script zsh
+put_output "$data/fish/vendor_completions.d/keychainctl.fish" "$keychainctl" --generate-completion-script fish
 
 if [ -n "$manuals" ]; then
     pages=("$manuals"/*.1)
 else
     pages=("$root"/.build/plugins/GenerateManual/outputs/*/*.1)
 fi
+# man finds a user's pages beside the bin folder on the PATH (../share/man), so they stay under
+# the prefix whatever XDG_DATA_HOME says.
 for page in "${pages[@]}"; do
     [ -f "$page" ] || continue
     case "$(basename "$page")" in keychainctl.1|keychaind.1) ;; *) continue ;; esac
@@ -204,10 +221,10 @@ substitute() { sed -e "s|@KEYCHAIND@|$prefix/bin/keychaind|g" -e "s|@DOCS@|$root
 # user to put in place (docs/keychainctl.md, Install).
 activation_name=org.freedesktop.secrets.service
 if [ "$(id -u)" -eq 0 ]; then
-    activation="$prefix/share/swift-keychain/dbus-1/$activation_name"
+    activation="$data/swift-keychain/dbus-1/$activation_name"
     # An earlier install by root put it where every bus reads it: that one goes (and leaves the
     # manifest, so that the uninstall does not look for it).
-    shared="$prefix/share/dbus-1/services/$activation_name"
+    shared="$data/dbus-1/services/$activation_name"
     kept=()
     for entry in "${installed[@]+"${installed[@]}"}"; do
         if [ "$entry" = "$shared" ]; then
@@ -218,19 +235,24 @@ if [ "$(id -u)" -eq 0 ]; then
     done
     installed=("${kept[@]+"${kept[@]}"}")
 else
-    activation="$prefix/share/dbus-1/services/$activation_name"
+    activation="$data/dbus-1/services/$activation_name"
 fi
 put_output "$activation" substitute dist/dbus/org.freedesktop.secrets.service.in
-put_output "$prefix/share/systemd/user/keychaind.service" substitute dist/systemd/keychaind.service.in
+put_output "$data/systemd/user/keychaind.service" substitute dist/systemd/keychaind.service.in
 
 # The manifest: every entry once, the order of first installation kept.
 record_folders "$manifest"
 mkdir -p "$(dirname "$manifest")"
 printf '%s\n' "${installed[@]}" | awk '!seen[$0]++' > "$manifest.tmp"
 mv -f "$manifest.tmp" "$manifest"
-echo "manifest: $manifest (scripts/install.sh --uninstall --prefix $prefix removes what it lists)"
+echo "manifest: $manifest ($uninstall_command removes what it lists)"
 if [ "$(id -u)" -eq 0 ]; then
     echo "keychaind's D-Bus activation file is in $activation, not in a folder session buses read:"
     echo "  each user: cp $activation ~/.local/share/dbus-1/services/"
-    echo "  every user of this machine: cp $activation $prefix/share/dbus-1/services/ (if their session buses read $prefix/share)"
+    echo "  every user of this machine: cp $activation $data/dbus-1/services/ (if their session buses read $data)"
 fi
+# The programs are found by name only from a folder on the PATH (the git and docker helpers too).
+case ":${PATH:-}:" in
+    *":$prefix/bin:"*) ;;
+    *) echo "note: $prefix/bin is not on your PATH; add it to your shell's start-up file: export PATH=\"$prefix/bin:\$PATH\"" ;;
+esac

@@ -112,6 +112,34 @@ import Glibc
         #expect(contents(prefix) == ["bin", "bin/other-tool"])
     }
 
+    @Test("install.sh without --prefix puts its data files in XDG_DATA_HOME, says when bin is not on the PATH, and uninstalls from there")
+    func followsTheDataHome() throws {
+        let home = try CLISandbox()
+        // The sandbox's environment sets XDG_DATA_HOME to home/data; the PATH does not have ~/.local/bin.
+        let data = home.home.appendingPathComponent("data")
+        let prefix = home.home.appendingPathComponent(".local")
+        let installed = try install(["--debug", "--no-build"], home: home)
+        try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
+        let activation = geteuid() == 0 ? "swift-keychain/dbus-1/org.freedesktop.secrets.service"
+            : "dbus-1/services/org.freedesktop.secrets.service"
+        for path in [activation, "systemd/user/keychaind.service", "bash-completion/completions/keychainctl",
+                     "zsh/site-functions/_keychainctl", "fish/vendor_completions.d/keychainctl.fish",
+                     "swift-keychain/install-manifest"] {
+            #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent(path).path), "\(path) is not in XDG_DATA_HOME")
+        }
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/systemd").path))
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/dbus-1").path))
+        #expect(FileManager.default.isExecutableFile(atPath: prefix.appendingPathComponent("bin/keychainctl").path))
+        let unit = try String(contentsOf: data.appendingPathComponent("systemd/user/keychaind.service"), encoding: .utf8)
+        #expect(unit.contains("ExecStart=\(prefix.path)/bin/keychaind\n"))
+        #expect(installed.stdout.contains("\(prefix.path)/bin is not on your PATH"), "\(installed.stdout)")
+
+        let removed = try install(["--uninstall"], home: home)
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(contents(data).filter { !$0.hasPrefix("keychains") } == [], "left in XDG_DATA_HOME: \(contents(data))")
+        #expect(!FileManager.default.fileExists(atPath: prefix.appendingPathComponent("bin/keychainctl").path))
+    }
+
     @Test("install.sh refuses unknown arguments and configurations with the usage status")
     func usage() throws {
         let home = try CLISandbox()
