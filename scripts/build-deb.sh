@@ -16,7 +16,8 @@
 #   /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service
 #       keychaind's D-Bus activation file, kept out of /usr/share/dbus-1/services because
 #       gnome-keyring's package owns that name there (docs/secret-service.md says how to use it)
-#   /usr/share/doc/swift-keychain/: README.md, SECURITY.md, docs/*.md, and examples/keychain-unlock.service
+#   /usr/share/doc/swift-keychain/: README.md, SECURITY.md, docs/*.md, copyright (our licence and those of
+#       the statically linked libraries), and examples/keychain-unlock.service
 #       (dist/systemd: unlock a keychain at boot from a sealed credential, docs/machine-unlock.md)
 #   /usr/lib/<multiarch>/security/pam_keychain.so and /usr/libexec/swift-keychain/keychain-pam-helper
 #       (mode 0711; docs/pam.md; /etc/pam.d is not touched), when scripts/build-pam-module.sh can build the
@@ -49,6 +50,8 @@ for tool in dpkg-deb dpkg-shlibdeps dpkg-architecture; do
     command -v "$tool" >/dev/null || { echo "build-deb.sh: $tool is missing (apt-get install dpkg-dev)" >&2; exit 1; }
 done
 
+# Who answers for the package: the project's maintainers, as they sign its commits.
+maintainer="Seed 63d0bdc1 maintainers <maintainers@users.noreply.a-seed-63d0bdc1.example>"
 version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/KeychainctlCommandLine/PackageVersion.swift)
 [ -n "$version" ] || { echo "build-deb.sh: no version in PackageVersion.swift" >&2; exit 1; }
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
@@ -141,6 +144,34 @@ put 0644 README.md /usr/share/doc/swift-keychain/README.md
 put 0644 SECURITY.md /usr/share/doc/swift-keychain/SECURITY.md
 for doc in docs/*.md; do put 0644 "$doc" "/usr/share/doc/swift-keychain/$doc"; done
 
+# The copyright file Debian's policy asks for: our licence, then the licence and notice of each
+# library the programs are linked with statically (the Swift runtime and Foundation from the
+# toolchain, every package SwiftPM checked out), since the package carries their code.
+copyright=$(mktemp)
+{
+    echo "swift-keychain $version"
+    echo
+    echo "Copyright 2026 the swift-keychain authors. Licensed under the Apache License, Version 2.0"
+    echo "(LICENSE in the source; on Debian systems also /usr/share/common-licenses/Apache-2.0)."
+    echo
+    echo "The programs are linked statically with the libraries below; their licences and notices follow."
+    echo "Foundation's ICU (lib_FoundationICU) is under the Unicode License v3: https://www.unicode.org/license.txt"
+    toolchain_licence="$(dirname "$(dirname "$(command -v swiftc)")")/share/swift/LICENSE.txt"
+    if [ -f "$toolchain_licence" ]; then
+        printf '\n==== The Swift runtime and Foundation (the Swift toolchain)\n\n'
+        cat "$toolchain_licence"
+    fi
+    for checkout in "$root"/.build/checkouts/*/; do
+        for text in "$checkout"LICENSE* "$checkout"NOTICE*; do
+            [ -f "$text" ] || continue
+            printf '\n==== %s: %s\n\n' "$(basename "$checkout")" "$(basename "$text")"
+            cat "$text"
+        done
+    done
+} > "$copyright"
+put 0644 "$copyright" /usr/share/doc/swift-keychain/copyright
+rm -f "$copyright"
+
 # The PAM module and the helper it runs (docs/pam.md). The module has the helper's installed path
 # built in, so it is built here for /usr/libexec (scripts/build-pam-module.sh, cc and libpam's
 # headers); without them the package has neither, and says so. A module given in
@@ -180,7 +211,7 @@ cat > "$stage/DEBIAN/control" <<CONTROL
 Package: swift-keychain
 Version: $version
 Architecture: $arch
-Maintainer: swift-keychain maintainers <swift-keychain@localhost>
+Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
 Section: utils

@@ -52,9 +52,16 @@ printf 'protocol=https\nhost=deb.example\nusername=bob\npassword=pw\n\n' | "${cl
     || fail "the installed git-credential-keychain does not find what it stored"
 for path in /usr/share/man/man1/keychainctl.1.gz /usr/share/bash-completion/completions/keychainctl \
             /usr/lib/systemd/user/keychaind.service /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service \
-            /usr/share/doc/swift-keychain/examples/keychain-unlock.service; do
+            /usr/share/doc/swift-keychain/examples/keychain-unlock.service /usr/share/doc/swift-keychain/copyright; do
     [ -f "$path" ] || fail "$path was not installed"
 done
+# The copyright file names our licence and carries the licence of every library linked in.
+grep -q "Apache License, Version 2.0" /usr/share/doc/swift-keychain/copyright || fail "the copyright file does not name the package's licence"
+for checkout in .build/checkouts/*/; do
+    grep -q "^==== $(basename "$checkout"): LICENSE" /usr/share/doc/swift-keychain/copyright \
+        || fail "the copyright file has no licence for $(basename "$checkout")"
+done
+dpkg-deb --field "$deb" Maintainer | grep -q '<.*@.*>' || fail "the package has no maintainer address"
 # The PAM module, when the package has it, comes with the helper whose path it has built in.
 module=$(dpkg -L swift-keychain | grep '/security/pam_keychain.so$' || true)
 if [ -n "$module" ]; then
