@@ -3,7 +3,8 @@
 # (created on first use) and find it again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-system-packages.sh
+# Only what the build needs: the tests' clients, servers and peers are scripts/test.sh's to install.
+scripts/install-system-packages.sh --build
 # keychainctl is a small front; keychainctl-full, beside it, runs what it does not serve.
 swift build --product keychainctl
 swift build --product keychainctl-full

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the build and the tests need, if any is missing:
+# Installs the Debian packages the build and the tests need, if any is missing.
+#
+#   scripts/install-system-packages.sh           what the build and the tests need (scripts/test.sh, CI)
+#   scripts/install-system-packages.sh --build   what the build alone needs (scripts/demo.sh)
+#
+# The build:
 #   libsqlite3-dev, pkg-config  the keychain's storage (system SQLite)
 #   libdbus-1-dev                keychaind's D-Bus layer (system libdbus-1)
+# The tests:
 #   sqlite3                      tests that tamper with a keychain file directly
 #   tmux                         tests that type at a real terminal prompt
 #   dbus                         dbus-daemon and dbus-send, for the D-Bus tests' private buses
@@ -33,11 +39,17 @@
 #   postgresql                   the sync tests start a PostgreSQL 15 server of their own (initdb, pg_ctl,
 #                                psql) as the sync store
 set -euo pipefail
-packages=(libsqlite3-dev pkg-config libdbus-1-dev sqlite3 tmux dbus python3-secretstorage python3-keyring
+build_packages=(libsqlite3-dev pkg-config libdbus-1-dev)
+test_packages=(sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev
           openssl python3-cryptography ca-certificates postgresql openssh-client)
+case "${1:-}" in
+  --build) packages=("${build_packages[@]}") ;;
+  "") packages=("${build_packages[@]}" "${test_packages[@]}") ;;
+  *) echo "usage: scripts/install-system-packages.sh [--build]" >&2; exit 2 ;;
+esac
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -3,4 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-system-packages.sh
+if [ "$(id -u)" -eq 0 ]; then
+  # Said before, not found afterwards: what a run as root changes on the machine, and for how long.
+  echo "test.sh: running as root, the PAM tests add users named kcpam… and PAM services" \
+       "/etc/pam.d/swift-keychain-test-…, and remove each one when its test ends."
+fi
 swift test
