@@ -147,6 +147,9 @@ for doc in docs/*.md; do put 0644 "$doc" "/usr/share/doc/swift-keychain/$doc"; d
 # The copyright file Debian's policy asks for: our licence, then the licence and notice of each
 # library the programs are linked with statically (the Swift runtime and Foundation from the
 # toolchain, every package SwiftPM checked out), since the package carries their code.
+# The toolchain's licence is beside the swift that builds the package (usr/bin/swift, usr/share/swift).
+toolchain_licence="$(dirname "$(dirname "$(command -v swift)")")/share/swift/LICENSE.txt"
+[ -f "$toolchain_licence" ] || { echo "build-deb.sh: no licence of the Swift toolchain at $toolchain_licence" >&2; exit 1; }
 copyright=$(mktemp)
 {
     echo "swift-keychain $version"
@@ -156,11 +159,8 @@ copyright=$(mktemp)
     echo
     echo "The programs are linked statically with the libraries below; their licences and notices follow."
     echo "Foundation's ICU (lib_FoundationICU) is under the Unicode License v3: https://www.unicode.org/license.txt"
-    toolchain_licence="$(dirname "$(dirname "$(command -v swiftc)")")/share/swift/LICENSE.txt"
-    if [ -f "$toolchain_licence" ]; then
-        printf '\n==== The Swift runtime and Foundation (the Swift toolchain)\n\n'
-        cat "$toolchain_licence"
-    fi
+    printf '\n==== The Swift runtime and Foundation (the Swift toolchain)\n\n'
+    cat "$toolchain_licence"
     for checkout in "$root"/.build/checkouts/*/; do
         for text in "$checkout"LICENSE* "$checkout"NOTICE*; do
             [ -f "$text" ] || continue
