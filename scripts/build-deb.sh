@@ -115,7 +115,7 @@ for program in keychainctl keychaind; do
 done
 for page in keychainctl.1 keychaind.1; do
     [ -f "$manuals/$page" ] || { echo "build-deb.sh: generate-manual wrote no $page" >&2; exit 1; }
-    gzip -9n < "$manuals/$page" > "$manuals/$page.gz"
+    scripts/tidy-manual-page.sh < "$manuals/$page" | gzip -9n > "$manuals/$page.gz"
     put 0644 "$manuals/$page.gz" "/usr/share/man/man1/$page.gz"
 done
 rm -rf "$manuals"

@@ -36,6 +36,7 @@
 #                                certificates and PKCS#12 files the certificate tests import
 #   ca-certificates              /etc/ssl/certs, the system anchors SecTrust trusts by default
 #   openssh-client               ssh-keygen reads the public keys `keychainctl export -f openssh2` writes
+#   groff-base                   scripts/test-deb.sh renders the installed manual pages with warnings on
 #   postgresql                   the sync tests start a PostgreSQL 15 server of their own (initdb, pg_ctl,
 #                                psql) as the sync store
 set -euo pipefail
@@ -44,7 +45,7 @@ test_packages=(sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev
-          openssl python3-cryptography ca-certificates postgresql openssh-client)
+          openssl python3-cryptography ca-certificates postgresql openssh-client groff-base)
 case "${1:-}" in
   --build) packages=("${build_packages[@]}") ;;
   "") packages=("${build_packages[@]}" "${test_packages[@]}") ;;

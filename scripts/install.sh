@@ -209,7 +209,7 @@ fi
 for page in "${pages[@]}"; do
     [ -f "$page" ] || continue
     case "$(basename "$page")" in keychainctl.1|keychaind.1) ;; *) continue ;; esac
-    put_file 0644 "$prefix/share/man/man1/$(basename "$page")" "$page"
+    put_output "$prefix/share/man/man1/$(basename "$page")" scripts/tidy-manual-page.sh < "$page"
 done
 [ -z "$manuals" ] || rm -rf "$manuals"
 

@@ -55,6 +55,11 @@ for path in /usr/share/man/man1/keychainctl.1.gz /usr/share/bash-completion/comp
             /usr/share/doc/swift-keychain/examples/keychain-unlock.service /usr/share/doc/swift-keychain/copyright; do
     [ -f "$path" ] || fail "$path was not installed"
 done
+# The manual pages render without a warning (scripts/tidy-manual-page.sh mends what mdoc rejects).
+for page in /usr/share/man/man1/keychainctl.1.gz /usr/share/man/man1/keychaind.1.gz; do
+    warnings=$(zcat "$page" | groff -ww -mandoc -Tutf8 -z 2>&1)
+    [ -z "$warnings" ] || fail "$page renders with warnings: $(head -3 <<< "$warnings")"
+done
 # The copyright file names our licence and carries the licence of every library linked in.
 grep -q "Apache License, Version 2.0" /usr/share/doc/swift-keychain/copyright || fail "the copyright file does not name the package's licence"
 for checkout in .build/checkouts/*/; do
