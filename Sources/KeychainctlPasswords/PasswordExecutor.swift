@@ -38,6 +38,8 @@ package enum PasswordFailure: Error, Sendable {
 /// real numbers print, and where output goes (keychainctl-full writes at once; the front keeps
 /// it until the command has succeeded, so that a command it hands on has shown and changed
 /// nothing).
+///
+/// Find and delete search every item, synchronizable ones too (`kSecAttrSynchronizableAny`).
 package struct PasswordExecutor {
     /// An output stream.
     package enum Stream: Sendable { case output, error }
@@ -147,7 +149,10 @@ package struct PasswordExecutor {
         for index in 0..<keychainCount {
             let file = try open(index)
             do {
-                let query = ItemQuery(itemClass: itemClass, filters: try PasswordAttributes.coerced(attributes.search, itemClass))
+                // Synchronizable items too (kSecAttrSynchronizableAny), as `security` on macOS
+                // sees every item of a keychain.
+                let query = ItemQuery(itemClass: itemClass, filters: try PasswordAttributes.coerced(attributes.search, itemClass),
+                                      anySynchronizable: true)
                 if let found = try file.find(query, identity: identity, limit: 1, includeSecrets: withSecret,
                                              authorize: authorizer(file)).first {
                     return (found, index, file)

@@ -8,11 +8,11 @@ struct DumpKeychain: ParsableCommand {
         commandName: "dump-keychain",
         abstract: "Dump the contents of one or more keychains.",
         discussion: """
-            Prints every generic and internet password item in the format of \
-            `find-generic-password`, on standard output. With -d each item's password follows \
-            ("data:" and the value on the next line); a locked keychain is unlocked first, with \
-            its password prompted for (or read from standard input). An empty keychain prints \
-            nothing.
+            Prints every generic and internet password item, synchronizable ones too, in the \
+            format of `find-generic-password`, on standard output. With -d each item's password \
+            follows ("data:" and the value on the next line); a locked keychain is unlocked \
+            first, with its password prompted for (or read from standard input). An empty \
+            keychain prints nothing.
 
             With --json the items of every keychain given are printed as one JSON array of \
             objects, as `find-generic-password --json` prints one (an empty keychain prints \

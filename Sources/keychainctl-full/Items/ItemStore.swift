@@ -15,9 +15,10 @@ enum ItemStore {
         let secret: Data?
     }
 
-    /// Every item of `kind`, in the order the keychain keeps them.
+    /// Every item of `kind`, synchronizable ones too, in the order the keychain keeps them.
     static func all(_ kind: PasswordCommandSyntax.Item, withSecrets: Bool, context: String) throws(CommandFailure) -> [Found] {
         var request: [String: Any] = [kSecClass as String: kind.classCode]
+        request[kSecAttrSynchronizable as String] = kSecAttrSynchronizableAny
         request[kSecReturnAttributes as String] = true
         request[kSecReturnPersistentRef as String] = true
         if withSecrets { request[kSecReturnData as String] = true }
