@@ -11,9 +11,12 @@
 ///         …
 ///
 /// The attributes are the ones the macOS file keychain lists for the class, in its order, with
-/// its format names. An attribute the item does not have (or has empty) prints as `<NULL>`, as
-/// an unset attribute does on macOS. The caller gives each attribute's bytes (the per-credential
-/// commands' executor from the engine's values, dump-keychain from SecItem's).
+/// its format names, plus `sync` (`kSecAttrSynchronizable`, 0 or 1): the file keychain has no
+/// such attribute, but data-protection keychain items, as ours are, have it, and it is what tells
+/// an item `keychainctl sync` carries from one it does not; it is in its alphabetical place among
+/// the four-character names. An attribute the item does not have (or has empty) prints as
+/// `<NULL>`, as an unset attribute does on macOS. The caller gives each attribute's bytes (the
+/// per-credential commands' executor from the engine's values, dump-keychain from SecItem's).
 package enum ItemListing {
     package enum Format: String, Sendable { case blob, uint32, sint32, timedate }
 
@@ -42,7 +45,7 @@ package enum ItemListing {
         Field("acct", .blob), Field("cdat", .timedate), Field("crtr", .uint32), Field("cusi", .sint32),
         Field("desc", .blob), Field("gena", .blob), Field("icmt", .blob), Field("invi", .sint32),
         Field("mdat", .timedate), Field("nega", .sint32), Field("prot", .blob), Field("scrp", .sint32),
-        Field("svce", .blob), Field("type", .uint32),
+        Field("svce", .blob), Field("sync", .sint32), Field("type", .uint32),
     ]
 
     package static let internetPasswordFields: [Field] = [
@@ -51,7 +54,7 @@ package enum ItemListing {
         Field("cusi", .sint32), Field("desc", .blob), Field("icmt", .blob), Field("invi", .sint32),
         Field("mdat", .timedate), Field("nega", .sint32), Field("path", .blob), Field("port", .uint32),
         Field("prot", .blob), Field("ptcl", .uint32), Field("scrp", .sint32), Field("sdmn", .blob),
-        Field("srvr", .blob), Field("type", .uint32),
+        Field("srvr", .blob), Field("sync", .sint32), Field("type", .uint32),
     ]
 
     /// The lines for one item (each ending in a newline); `bytes` gives an attribute's value as

@@ -99,6 +99,7 @@ package enum PasswordCommandSyntax {
         QuickSyntax(item.attributeOptions, keychainOptions, accessGroupOptions, [
             QuickOption("password", item.passwordNames),
             QuickOption("update", "-U", value: .none),
+            QuickOption("synchronizable", "--synchronizable", value: .none),
             QuickOption("allowAnyApplication", "-A", value: .none),
             QuickOption("trustedApplications", "-T", repeats: true),
         ])

@@ -46,9 +46,13 @@ package struct PasswordRequest: Sendable, Equatable {
     /// `-A` and `-T`: accepted for `security`'s scripts, with no effect.
     package var allowAnyApplication: Bool
     package var trustedApplications: [String]
+    /// add's `--synchronizable` (ours; `security` has none): the item is added, or `-U` looks for
+    /// the one to change, with `kSecAttrSynchronizable` true.
+    package var synchronizable: Bool
 
     package init(action: Action, item: PasswordCommandSyntax.Item, attributes: [String: String], port: Int?,
-                 keychains: [String], accessGroup: String?, allowAnyApplication: Bool = false, trustedApplications: [String] = []) {
+                 keychains: [String], accessGroup: String?, allowAnyApplication: Bool = false, trustedApplications: [String] = [],
+                 synchronizable: Bool = false) {
         self.action = action
         self.item = item
         self.attributes = attributes
@@ -57,6 +61,7 @@ package struct PasswordRequest: Sendable, Equatable {
         self.accessGroup = accessGroup
         self.allowAnyApplication = allowAnyApplication
         self.trustedApplications = trustedApplications
+        self.synchronizable = synchronizable
     }
 
     /// The subcommand's name, e.g. `find-generic-password`.
@@ -101,7 +106,8 @@ package struct PasswordRequest: Sendable, Equatable {
         if keychain != nil && !given.positional.isEmpty { return nil }
         self.init(action: action, item: item, attributes: attributes, port: port,
                   keychains: keychain.map { [$0] } ?? given.positional, accessGroup: given.value("accessGroup"),
-                  allowAnyApplication: given.flag("allowAnyApplication"), trustedApplications: given.all("trustedApplications"))
+                  allowAnyApplication: given.flag("allowAnyApplication"), trustedApplications: given.all("trustedApplications"),
+                  synchronizable: given.flag("synchronizable"))
         if problem != nil { return nil }
     }
 

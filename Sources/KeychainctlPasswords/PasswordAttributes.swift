@@ -14,11 +14,14 @@ import Foundation
 /// authentication type (the four characters, as the `kSecAttrProtocol…` and
 /// `kSecAttrAuthenticationType…` constants are). Each value has the form SecItem's dictionary
 /// reader (QueryParser) gives the value keychainctl once passed through SecItem, so an item
-/// added here matches one added through the API.
+/// added here matches one added through the API. add's `--synchronizable` is
+/// `kSecAttrSynchronizable` true, which, being part of the primary key, is also what `-U` looks for.
 package struct PasswordAttributes: Sendable {
     package let item: PasswordCommandSyntax.Item
     /// By attribute name.
     package private(set) var values: [String: InputValue] = [:]
+    /// `--synchronizable`.
+    package let synchronizable: Bool
 
     /// The attribute each option key of ``PasswordCommandSyntax`` sets.
     static let names: [String: String] = [
@@ -41,6 +44,7 @@ package struct PasswordAttributes: Sendable {
     /// malformed four-character code, in the order `-c`, `-C`, `-r`, `-t`.
     package init(_ request: PasswordRequest) throws(PasswordFailure) {
         item = request.item
+        synchronizable = request.synchronizable
         for key in PasswordCommandSyntax.codeKeys {
             guard let text = request.attributes[key] else { continue }
             guard let code = FourCharacterCode(text) else {
@@ -71,8 +75,10 @@ package struct PasswordAttributes: Sendable {
     /// everything given.
     package var search: [String: InputValue] {
         let key = Self.primaryKey(item)
-        guard key.allSatisfy({ values[$0] != nil }) else { return values }
-        return values.filter { key.contains($0.key) }
+        var search = key.allSatisfy({ values[$0] != nil }) ? values.filter { key.contains($0.key) } : values
+        // Without it the engine looks only at items that are not synchronizable, as SecItem does.
+        if synchronizable { search[AttributeName.synchronizable] = .integer(1) }
+        return search
     }
 
     /// What an add stores, or `-U` sets on the item it finds: what was given, the label
@@ -89,6 +95,7 @@ package struct PasswordAttributes: Sendable {
     /// `security` gives it.
     package var new: [String: InputValue] {
         var new = stored
+        if synchronizable { new[AttributeName.synchronizable] = .integer(1) }
         if item == .internet && new[AttributeName.authenticationType] == nil {
             new[AttributeName.authenticationType] = .string(PasswordCommandSyntax.newInternetAuthenticationType)
         }

@@ -53,7 +53,7 @@ enum Front {
                 return try KeychainFile.open(at: keychain, deviceKey: deviceKey, create: false)
             },
             keychainPath: { _ in keychain.path },
-            authorizer: { _ in nil },
+            authorizer: { _, _, _ in nil },
             password: { password in
                 guard case .given(let text) = password else { throw PasswordFailure.unserved }
                 return Array(text.utf8)

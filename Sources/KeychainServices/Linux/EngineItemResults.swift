@@ -1,5 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
+import KeychainAuthentication
 package import KeychainStore
 
 /// What a program that calls the engine directly needs in order to answer exactly as its
@@ -13,11 +14,29 @@ package enum EngineItemResults {
         ResultObjects.dictionary(ResultShaper.searchAttributes(item)) ?? [:]
     }
 
-    /// The authorizer of one SecItem call on `file` whose dictionary has no authentication
-    /// context, operation prompt or UI choice: a terminal prompt for the keychain password,
-    /// through the installed authenticator, once per call.
-    package static func authorizer(for file: KeychainFile) -> ItemAuthorizer {
-        ItemAuthentication(query: ParsedQuery(), file: file).authorizer
+    /// The authorizer of one SecItem call on `file` with `operationPrompt` as its
+    /// `kSecUseOperationPrompt` (the text shown above the password prompt: what asks, for which
+    /// item, in which keychain). By default it asks: a terminal prompt for the keychain password,
+    /// through the installed authenticator, once per call (or once for every call given the same
+    /// `shared`, which stands for one `kSecUseAuthenticationContext`). With `skip` the call has
+    /// `kSecUseAuthenticationUI` = `kSecUseAuthenticationUISkip`: items that need authentication
+    /// are left out without a prompt, as Apple's API leaves them out.
+    package static func authorizer(for file: KeychainFile, operationPrompt: String = "", skip: Bool = false,
+                                   shared: SharedAuthentication? = nil) -> ItemAuthorizer {
+        var query = ParsedQuery()
+        query.operationPrompt = operationPrompt
+        query.authenticationContext = shared?.context
+        if skip { query.authenticationUI = kSecUseAuthenticationUISkip as String }
+        return ItemAuthentication(query: query, file: file).authorizer
+    }
+
+    /// One authentication for several calls of a command (an LAContext given to each as its
+    /// `kSecUseAuthenticationContext`): the keychain password typed for the first call serves
+    /// the others, so a command that reads two item classes asks once.
+    package final class SharedAuthentication: Sendable {
+        let context = LAContext()
+
+        package init() {}
     }
 }
 #endif

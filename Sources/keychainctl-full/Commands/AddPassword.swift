@@ -20,6 +20,10 @@ struct AddPassword<Item: PasswordItemClass>: ParsableCommand {
     @Flag(name: .customShort("U"), help: "Update the item if it already exists (otherwise an existing item is an error, exit 45).")
     var update = false
 
+    @Flag(name: .customLong("synchronizable"),
+          help: "Make the item synchronizable (kSecAttrSynchronizable): `keychainctl sync` carries it to the other devices of the sync group (docs/sync.md). With -U, the synchronizable item of that key is the one updated. macOS `security` has no such option.")
+    var synchronizable = false
+
     @Flag(name: .customShort("A"), help: "Accepted for compatibility; no effect. Any process of this user can read the keychain's items here (there are no per-application access lists).")
     var allowAnyApplication = false
 
@@ -44,6 +48,7 @@ struct AddPassword<Item: PasswordItemClass>: ParsableCommand {
         let action = PasswordRequest.Action.add(password: password.map(PasswordRequest.Password.init(optionValue:)), update: update)
         try PasswordCommand.run(PasswordRequest(action: action, item: Item.syntaxItem, attributes: attributes.given, port: attributes.givenPort,
                                                 keychains: location.named(keychains), accessGroup: group.accessGroup,
-                                                allowAnyApplication: allowAnyApplication, trustedApplications: trustedApplications))
+                                                allowAnyApplication: allowAnyApplication, trustedApplications: trustedApplications,
+                                                synchronizable: synchronizable))
     }
 }

@@ -19,11 +19,17 @@ enum PasswordCommand {
         let targets = KeychainSession.targets(request.keychains)
         // The keychain as an add's messages name it.
         let keychainName = targets[0].named ? targets[0].url.path : "<default>"
+        // The keychain password typed once serves every call of the command (-U's search and
+        // its update of a protected item).
+        let shared = EngineItemResults.SharedAuthentication()
         let executor = PasswordExecutor(
             keychainCount: targets.count,
             open: { index in try KeychainSession.openForItems(targets[index], accessGroup: request.accessGroup) },
             keychainPath: { index in targets[index].url.path },
-            authorizer: { file in EngineItemResults.authorizer(for: file) },
+            authorizer: { file, index, authentication in
+                let prompt = ItemAuthenticationText.prompt(request, keychainPath: targets[index].url.path)
+                return EngineItemResults.authorizer(for: file, operationPrompt: prompt, skip: authentication == .skip, shared: shared)
+            },
             password: { password in
                 switch password {
                 case .given(let text): return Array(text.utf8)
@@ -40,7 +46,11 @@ enum PasswordCommand {
                 Array(ItemJSON.text(ItemJSON.object(EngineItemResults.attributes(item), kind: request.item,
                                                     keychain: targets[index].url, secret: secret)).utf8)
             },
-            write: { stream, bytes in Console.write(stream == .output ? STDOUT_FILENO : STDERR_FILENO, bytes) })
+            write: { stream, bytes in Console.write(stream == .output ? STDOUT_FILENO : STDERR_FILENO, bytes) },
+            skipped: { count, index in
+                Console.err(ItemAuthenticationText.skippedNote(count, keychainPath: targets[index].url.path,
+                                                               why: request.action == .delete ? skippedByDelete : skippedBySearch))
+            })
         do {
             try executor.run(request)
         } catch let failure as CommandFailure {
@@ -74,6 +84,13 @@ enum PasswordCommand {
                 // Only an item whose access control asks for authentication refuses a read
                 // with errSecAuthFailed: the password typed for it was wrong.
                 return failure.replacingHint(for: errSecAuthFailed, with: itemAuthenticationHint).about(targets[index])
+            case .authentication:
+                // Only items that need authentication matched, and the one asked for was not
+                // opened: no one to ask (errSecInteractionNotAllowed), a wrong password, a cancel.
+                let failure = CommandFailure.status(error.status, searchContext)
+                    .replacingHint(for: errSecAuthFailed, with: itemAuthenticationHint)
+                    .replacingHint(for: errSecInteractionNotAllowed, with: noOneToAskHint)
+                return failure.about(targets[index])
             case .update:
                 return CommandFailure.status(error.status, "SecKeychainItemModifyContent").about(targets[index])
             case .add:
@@ -89,4 +106,7 @@ enum PasswordCommand {
 
     static let searchContext = "SecKeychainSearchCopyNext"
     static let itemAuthenticationHint = "The item asks for authentication before it is read, and the keychain password given was not accepted; try again."
+    static let noOneToAskHint = "The only matching items ask for authentication (their access control needs the keychain password), and there is no terminal to ask on; run the command at a terminal."
+    static let skippedBySearch = "the item shown is the first match that needs none."
+    static let skippedByDelete = "the item deleted is the first match that needs none."
 }

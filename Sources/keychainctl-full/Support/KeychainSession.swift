@@ -85,8 +85,13 @@ enum KeychainSession {
     /// Makes `file` the keychain this process's SecItem calls use, as an administrator that sees
     /// every access group (like macOS `security`), or only `accessGroup` when one is given.
     static func useForItems(_ file: KeychainFile, accessGroup: String?) {
-        let identity = accessGroup.map { ClientIdentity(accessGroups: [$0]) } ?? .administrator()
-        KeychainContext.setProcessDefault(KeychainContext(file: file, identity: identity))
+        KeychainContext.setProcessDefault(KeychainContext(file: file, identity: identity(accessGroup: accessGroup)))
+    }
+
+    /// Who keychainctl is to the keychain: an administrator that sees every access group, or
+    /// only `accessGroup` when one is given.
+    static func identity(accessGroup: String?) -> ClientIdentity {
+        accessGroup.map { ClientIdentity(accessGroups: [$0]) } ?? .administrator()
     }
 
     /// Opens `target` and makes it the SecItem keychain of this process.

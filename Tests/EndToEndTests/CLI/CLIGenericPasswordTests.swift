@@ -33,7 +33,7 @@ import Testing
         #expect(!result.stdout.contains("s3cret"))
     }
 
-    @Test("The attribute lines come in the macOS order for generic passwords")
+    @Test("The attribute lines come in the macOS order for generic passwords, with sync (not in macOS file keychains) before type")
     func attributeOrder() throws {
         let sandbox = try CLISandbox()
         try sandbox.addGeneric(account: "alice", service: "example.com", password: "s3cret")
@@ -43,7 +43,7 @@ import Testing
         }
         #expect(tags == ["0x00000007", "0x00000008", "\"acct\"", "\"cdat\"", "\"crtr\"", "\"cusi\"", "\"desc\"",
                          "\"gena\"", "\"icmt\"", "\"invi\"", "\"mdat\"", "\"nega\"", "\"prot\"", "\"scrp\"",
-                         "\"svce\"", "\"type\""])
+                         "\"svce\"", "\"sync\"", "\"type\""])
     }
 
     @Test("-g adds the password line on standard error, after the attributes on standard output")

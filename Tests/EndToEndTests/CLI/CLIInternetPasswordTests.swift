@@ -31,7 +31,7 @@ import Testing
         #expect(result.stderr == "")
     }
 
-    @Test("The attribute lines come in the macOS order for internet passwords")
+    @Test("The attribute lines come in the macOS order for internet passwords, with sync (not in macOS file keychains) before type")
     func attributeOrder() throws {
         let sandbox = try CLISandbox()
         #expect(try sandbox.run(Self.fullItem).status == 0)
@@ -41,7 +41,7 @@ import Testing
         }
         #expect(tags == ["0x00000007", "0x00000008", "\"acct\"", "\"atyp\"", "\"cdat\"", "\"crtr\"", "\"cusi\"",
                          "\"desc\"", "\"icmt\"", "\"invi\"", "\"mdat\"", "\"nega\"", "\"path\"", "\"port\"",
-                         "\"prot\"", "\"ptcl\"", "\"scrp\"", "\"sdmn\"", "\"srvr\"", "\"type\""])
+                         "\"prot\"", "\"ptcl\"", "\"scrp\"", "\"sdmn\"", "\"srvr\"", "\"sync\"", "\"type\""])
     }
 
     @Test("A new internet password gets the authentication type \"dflt\" when -t is not given")

@@ -74,6 +74,9 @@ import Testing
         Case(arguments: ["add-internet-password", "-U", "-s", "example.com", "-a", "bob", "-P", "443", "-p", "/x", "-d", "dom",
                          "-l", "L", "-w", "pw5"], read: true, served: true),
         Case(arguments: ["add-internet-password", "-U", "-s", "example.net", "-a", "bob", "-w", "pw6"], read: true, served: true),
+        Case(arguments: ["add-generic-password", "-s", "web", "-a", "alice", "-w", "synced", "--synchronizable"], read: true, served: true),
+        Case(arguments: ["add-internet-password", "-U", "-s", "example.com", "-a", "bob", "--synchronizable", "-w", "pw7"],
+             read: true, served: true),
         // Read, and handed on: engine errors (every message and status is keychainctl-full's).
         Case(arguments: ["find-generic-password", "-s", "nothing-here", "-w"], read: true, served: false),
         Case(arguments: ["find-generic-password", "-a", "-w", "-s", "web"], read: true, served: false),
