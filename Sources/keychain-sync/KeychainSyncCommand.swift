@@ -9,7 +9,7 @@ import KeychainSync
 struct KeychainSyncCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keychain-sync",
-        abstract: "Share a keychain's synchronizable items with other machines through PostgreSQL (docs/sync.md).",
+        abstract: "Share a keychain's synchronizable items with other machines through PostgreSQL.",
         subcommands: [Join.self, Approve.self, Now.self, Watch.self, Status.self, RemoveDevice.self, Leave.self, ServerSetup.self])
 }
 

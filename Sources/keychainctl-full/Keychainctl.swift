@@ -23,7 +23,7 @@ struct Keychainctl: ParsableCommand {
             as `security` does):
             \(exitCodeTable)
 
-            See docs/keychainctl.md for the full table and the output formats.
+            `keychainctl help SUBCOMMAND` shows what one subcommand takes and prints.
             """,
         version: "keychainctl \(PackageVersion.current)",
         subcommands: [

@@ -21,7 +21,7 @@ struct Import: ParsableCommand {
             With --from gnome-keyring, reads a keyring file of gnome-keyring (default: \
             ${XDG_DATA_HOME:-~/.local/share}/keyrings/login.keyring, else keyrings/v1/login.keyring, \
             libsecret's and oo7's format) with the keyring's password and stores its items as \
-            keychaind would have stored them (docs/secret-service.md): service and username \
+            keychaind would have stored them: service and username \
             become a generic password, a network password an internet password, any other \
             attribute set is kept whole. All items or none; an item whose keychain item exists \
             is merged as a backup's are (the later modification wins). A wrong password exits 51.

@@ -14,7 +14,7 @@ struct Sync: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "sync",
         abstract: "Share synchronizable items with other machines through PostgreSQL (join, approve, now, watch, status, remove-device, leave).",
-        discussion: "Runs keychain-sync (found beside keychainctl, else on PATH) with these arguments; 'keychainctl sync --help' shows its own help. See docs/sync.md.")
+        discussion: "Runs keychain-sync (found beside keychainctl, else on PATH) with these arguments; 'keychainctl sync --help' shows its own help.")
 
     @Argument(parsing: .captureForPassthrough, help: "The sync subcommand and its arguments.")
     var arguments: [String] = []

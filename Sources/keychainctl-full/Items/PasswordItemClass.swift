@@ -54,7 +54,7 @@ extension GenericPasswordOptions: PasswordItemClass {
         with -w only the password is printed, on standard output (as hex when it has \
         unprintable bytes). No match exits 44 (errSecItemNotFound). With several keychains, \
         they are searched in order. --json prints the item as one JSON object instead (the \
-        password in it only with -w or -g; see docs/keychainctl.md).
+        password in it only with -w or -g).
 
         Example: keychainctl find-generic-password -a alice -s example.com -w
         """
@@ -82,7 +82,7 @@ extension InternetPasswordOptions: PasswordItemClass {
         macOS `security`. With -g the password follows on standard error; with -w only the \
         password is printed, on standard output. No match exits 44 (errSecItemNotFound). \
         --json prints the item as one JSON object instead (the password in it only with -w \
-        or -g; see docs/keychainctl.md).
+        or -g).
 
         Example: keychainctl find-internet-password -s example.com -r htps -w
         """

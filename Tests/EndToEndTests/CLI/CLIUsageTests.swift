@@ -38,6 +38,17 @@ import Testing
         #expect(result.stdout.contains("--keychain"))
     }
 
+    @Test("The help of every subcommand stands alone: it points at no docs/ file, which an installed user does not have")
+    func helpNamesNoDocsFile() throws {
+        // --experimental-dump-help is what generate-manual reads: the whole help of every
+        // subcommand, so the manual pages are covered too.
+        let dump = try CLISandbox().run(["--experimental-dump-help"])
+        try #require(dump.status == 0, "\(dump)")
+        #expect(dump.stdout.contains("find-generic-password"))
+        let pointers = dump.stdout.components(separatedBy: "docs/").dropFirst().map { String($0.prefix(40)) }
+        #expect(pointers.isEmpty, "help points at docs/\(pointers)")
+    }
+
     @Test("help <subcommand> prints that subcommand's help")
     func helpSubcommand() throws {
         let result = try CLISandbox().run(["help", "find-generic-password"])
