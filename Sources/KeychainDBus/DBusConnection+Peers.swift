@@ -19,6 +19,25 @@ extension DBusConnection {
         try askBus("GetConnectionUnixProcessID", about: name)
     }
 
+    /// The unique name of the peer that owns the well-known `name` now (the bus's
+    /// `GetNameOwner`), or nil when nobody does. A blocking call to the bus.
+    package func owner(of name: String) throws -> String? {
+        let reply: [DBusValue]
+        do {
+            reply = try call(destination: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName, member: "GetNameOwner",
+                             arguments: [.string(name)])
+        } catch let error as DBusError where error.name == Self.nameHasNoOwner {
+            return nil
+        }
+        guard reply.count == 1, case .string(let owner) = reply[0] else {
+            throw DBusError.failed("the bus answered GetNameOwner with something other than a name")
+        }
+        return owner
+    }
+
+    /// The bus's error for a name nobody owns.
+    static let nameHasNoOwner = "org.freedesktop.DBus.Error.NameHasNoOwner"
+
     private func askBus(_ member: String, about name: String) throws -> UInt32 {
         let reply = try call(destination: Self.busName, path: "/org/freedesktop/DBus", interface: Self.busName, member: member,
                              arguments: [.string(name)])

@@ -27,6 +27,13 @@ package enum CallerProgram {
         return "The program \(displayed(path))"
     }
 
+    /// A process as a log line names it: "/usr/bin/gnome-keyring-daemon (process 1234)", or
+    /// "process 1234" alone when its executable cannot be read.
+    package static func named(processID: UInt32) -> String {
+        guard let path = executable(ofProcess: processID) else { return "process \(processID)" }
+        return "\(displayed(path)) (process \(processID))"
+    }
+
     /// The target of `/proc/PID/exe`, or nil when it cannot be read (the process is gone, or
     /// not dumpable).
     package static func executable(ofProcess processID: UInt32) -> String? {

@@ -35,15 +35,29 @@ package enum PasswordAnswer: Sendable, CustomStringConvertible {
 /// Something that can ask a person for the keychain password.
 package protocol PasswordPrompter: Sendable {
     func askPassword(_ request: PasswordRequest) -> PasswordAnswer
+    /// Why no prompt can be shown at all, when that is known before one starts (no program):
+    /// the daemon then refuses the client's `Prompt` call with it, so the client hears why.
+    var unavailableReason: String? { get }
+}
+
+extension PasswordPrompter {
+    package var unavailableReason: String? { nil }
 }
 
 /// Asks through pinentry, GnuPG's password prompter, so that the same daemon prompts in a
 /// terminal (`pinentry-tty`, `pinentry-curses`) or on a desktop (`pinentry-gnome3`, `-qt`).
 ///
-/// The program is chosen as gpg-agent chooses it: the one configured (``programVariable``),
-/// else `pinentry` on the PATH (Debian points it at the preferred flavour with alternatives). A
-/// terminal flavour needs to know which terminal to use: ``ttyVariable``, else `GPG_TTY`, as
-/// gpg-agent's own `--ttyname`.
+/// The program is chosen as gpg-agent chooses it: the one configured (``programVariable``: a
+/// path, or a name looked up on the PATH as a shell looks it up), else `pinentry` on the PATH
+/// (Debian points it at the preferred flavour with alternatives). A terminal flavour needs to
+/// know which terminal to use (gpg-agent's `--ttyname`): ``ttyVariable``, else `GPG_TTY`, else
+/// the terminal keychaind itself was started on, if any.
+///
+/// Each prompt runs one pinentry (``PinentryProcess``) in a session of its own, so that the
+/// terminal of the shell that started keychaind cannot stop it, and waits for the person's
+/// answer at most ``answerTimeout``. A prompt that cannot be shown (no program, a program that
+/// ends, is stopped or stays silent) ends at once with the reason, instead of leaving the
+/// client waiting.
 ///
 /// The conversation is the Assuan protocol pinentry speaks: `SETDESC`, `SETPROMPT`, `SETERROR`,
 /// then `GETPIN`, answered by a `D` line (the password, percent-escaped) and `OK`, or an `ERR`
@@ -51,42 +65,48 @@ package protocol PasswordPrompter: Sendable {
 package struct PinentryPrompter: PasswordPrompter {
     package static let programVariable = "SWIFT_KEYCHAIN_PINENTRY"
     package static let ttyVariable = "SWIFT_KEYCHAIN_PINENTRY_TTY"
+    /// How long one prompt waits for the person to answer before it gives up: the prompt is
+    /// then dismissed, as when no prompt can be shown, and a later call prompts anew.
+    package static let answerTimeout: Duration = .seconds(120)
 
-    let program: String?
     let tty: String?
     let environment: [String: String]
+    let answerTimeout: Duration
 
-    package init(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    package init(environment: [String: String] = ProcessInfo.processInfo.environment, answerTimeout: Duration = Self.answerTimeout) {
         self.environment = environment
-        self.program = environment[Self.programVariable].flatMap { $0.isEmpty ? nil : $0 } ?? Self.onPath("pinentry", environment)
-        self.tty = environment[Self.ttyVariable] ?? environment["GPG_TTY"]
+        self.answerTimeout = answerTimeout
+        self.tty = [environment[Self.ttyVariable], environment["GPG_TTY"]].compactMap { $0 }.first { !$0.isEmpty }
+            ?? Self.ownTerminal()
+    }
+
+    /// The pinentry's path, or why there is none; looked up anew for each prompt, so that a
+    /// pinentry installed while keychaind runs is found.
+    var program: Result<String, PromptFailure> { Self.chooseProgram(environment) }
+
+    package var unavailableReason: String? {
+        guard case .failure(let failure) = program else { return nil }
+        return failure.reason
     }
 
     package func askPassword(_ request: PasswordRequest) -> PasswordAnswer {
-        guard let program else { return .unavailable("no pinentry program: install one (pinentry-tty, -curses, -gnome3) or set \(Self.programVariable)") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
+        let program: String
+        switch self.program {
+        case .success(let path): program = path
+        case .failure(let failure): return .unavailable(failure.reason)
+        }
         var arguments: [String] = []
         if let tty { arguments += ["--ttyname", tty] }
-        process.arguments = arguments
-        process.environment = environment
-        let toPinentry = Pipe(), fromPinentry = Pipe()
-        process.standardInput = toPinentry
-        process.standardOutput = fromPinentry
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return .unavailable("\(program) could not be started")
+        let pinentry: PinentryProcess
+        switch PinentryProcess.start(program, arguments: arguments, environment: environment, answerTimeout: answerTimeout) {
+        case .success(let started): pinentry = started
+        case .failure(let failure): return .unavailable(failure.reason)
         }
-        defer {
-            try? toPinentry.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-        var reader = LineReader(handle: fromPinentry.fileHandleForReading)
-        // The throwing write: a pinentry that has gone away is a failed write (EPIPE, with
-        // SIGPIPE ignored by the daemon), never a trap in Foundation's non-throwing one.
-        func send(_ line: String) { try? toPinentry.fileHandleForWriting.write(contentsOf: Data((line + "\n").utf8)) }
+        defer { pinentry.end() }
+        let name = pinentry.name
+        var reader = LineReader(pinentry)
+        /// Why the conversation ended early: the watch's reason when it ended the pinentry.
+        func ended(_ otherwise: String) -> PasswordAnswer { .unavailable(pinentry.failure ?? otherwise) }
         func expectOK() -> Bool {
             while let line = reader.next() {
                 if line.hasPrefix("OK") { return true }
@@ -94,29 +114,59 @@ package struct PinentryPrompter: PasswordPrompter {
             }
             return false
         }
-        guard expectOK() else { return .unavailable("\(program) did not greet") }
+        guard expectOK() else { return ended("\(name) did not greet") }
         var commands = ["SETTITLE swift-keychain", "SETDESC \(Self.escaped(request.description))", "SETPROMPT Password:"]
         if let error = request.error { commands.append("SETERROR \(Self.escaped(error))") }
         for command in commands {
-            send(command)
-            guard expectOK() else { return .unavailable("\(program) refused a setting") }
+            pinentry.sendLine(command)
+            guard expectOK() else { return ended("\(name) refused a setting") }
         }
-        send("GETPIN")
+        pinentry.sendLine("GETPIN")
         var password: String?
         while let line = reader.next() {
             if line.hasPrefix("D ") {
                 password = Self.unescaped(String(line.dropFirst(2)))
             } else if line.hasPrefix("OK") {
-                send("BYE")
+                pinentry.sendLine("BYE")
                 return .password(password ?? "")
             } else if line.hasPrefix("ERR") {
-                send("BYE")
+                pinentry.sendLine("BYE")
                 // 83886179 is GPG_ERR_CANCELED from the pinentry source; any other error means the
-                // prompt could not be shown (no terminal, no display).
-                return line.contains("83886179") || line.lowercased().contains("cancel") ? .cancelled : .unavailable("\(program) failed")
+                // prompt could not be shown (no terminal, no display), which its text says.
+                if line.contains("83886179") || line.lowercased().contains("cancel") { return .cancelled }
+                return .unavailable("\(name) failed: \(Self.shown(line))")
             }
         }
-        return .unavailable("\(program) ended without an answer")
+        return ended("\(name) ended without an answer")
+    }
+
+    /// The configured program (a path as given, a bare name looked up on the PATH), else
+    /// `pinentry` on the PATH; or the reason there is none.
+    static func chooseProgram(_ environment: [String: String]) -> Result<String, PromptFailure> {
+        guard let configured = environment[programVariable], !configured.isEmpty else {
+            return onPath("pinentry", environment).map { .success($0) }
+                ?? .failure(PromptFailure("no pinentry program on the PATH: install one (pinentry-tty, -curses, -gnome3) or set \(programVariable)"))
+        }
+        if configured.contains("/") {
+            return FileManager.default.isExecutableFile(atPath: configured) ? .success(configured)
+                : .failure(PromptFailure("\(programVariable) names \(configured), which is not an executable file"))
+        }
+        return onPath(configured, environment).map { .success($0) }
+            ?? .failure(PromptFailure("\(programVariable) names \(configured), which is not on the PATH"))
+    }
+
+    /// The terminal keychaind was started on (its standard input, output or error), which a
+    /// terminal pinentry can prompt on when no terminal is named.
+    static func ownTerminal() -> String? {
+        for descriptor: Int32 in [0, 1, 2] where isatty(descriptor) == 1 {
+            if let name = ttyname(descriptor) { return String(cString: name) }
+        }
+        return nil
+    }
+
+    /// An error line of the pinentry as a reason shows it: printable, and short.
+    static func shown(_ line: String) -> String {
+        String(line.unicodeScalars.prefix(200).map { $0.properties.generalCategory == .control ? "\u{FFFD}" : Character($0) })
     }
 
     /// Assuan escapes `%`, CR and LF (and we escape every control character).
@@ -147,23 +197,30 @@ package struct PinentryPrompter: PasswordPrompter {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The first executable file `name` in the PATH's folders, as a shell finds a command.
+    /// Empty and relative entries (the current folder, to a shell) are skipped: a daemon's
+    /// current folder is no place to find the program that is given the password.
     static func onPath(_ name: String, _ environment: [String: String]) -> String? {
         let path = environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":") {
+        for folder in path.split(separator: ":") where folder.hasPrefix("/") {
             let candidate = "\(folder)/\(name)"
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            var isFolder: ObjCBool = false
+            if FileManager.default.fileExists(atPath: candidate, isDirectory: &isFolder), !isFolder.boolValue,
+               FileManager.default.isExecutableFile(atPath: candidate) {
+                return candidate
+            }
         }
         return nil
     }
 }
 
-/// Reads lines from a pipe, a chunk at a time.
+/// Reads a pinentry's lines, a chunk at a time.
 struct LineReader {
     static let longestLine = 64 * 1024
-    let handle: FileHandle
+    let pinentry: PinentryProcess
     private var buffer: [UInt8] = []
 
-    init(handle: FileHandle) { self.handle = handle }
+    init(_ pinentry: PinentryProcess) { self.pinentry = pinentry }
 
     mutating func next() -> String? {
         while true {
@@ -174,12 +231,11 @@ struct LineReader {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            // read(2) itself: it returns what has arrived (FileHandle's reads wait for a full
-            // count or trap on errors). End of input and errors both end the conversation.
+            // What has arrived, once it has (FileHandle's reads wait for a full count or trap on
+            // errors). End of input, errors, and a pinentry ended by its watch end the conversation.
             var chunk = [UInt8](repeating: 0, count: 4096)
             defer { for index in chunk.indices { chunk[index] = 0 } }
-            let count = chunk.withUnsafeMutableBytes { read(handle.fileDescriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
+            let count = chunk.withUnsafeMutableBytes { pinentry.readAvailable(into: $0) }
             guard count > 0 else { return nil }
             buffer += chunk[..<count]
             // Assuan lines are at most 1,000 bytes; a program that sends an endless one is cut off.

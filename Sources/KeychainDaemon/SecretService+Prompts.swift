@@ -50,6 +50,14 @@ extension SecretService {
             return prompt.action
         }
         guard let action else { return noSuchObject(path) }
+        // A prompt that cannot be shown at all is refused now, with the reason, while the
+        // client still waits for this answer: afterwards only `Completed` could reach it, and
+        // that carries no reason.
+        if let reason = prompter.unavailableReason, needsPrompter(action) {
+            state.withLock { _ = $0.prompts.removeValue(forKey: id) }
+            logger.warning("no prompt could be shown", metadata: ["reason": "\(reason)"])
+            return .refusal(DBusError(name: SecretServiceError.failed, message: "No prompt can be shown: \(reason)"))
+        }
         // Named now, while the client waits on its connection for this answer.
         let program = programName(of: sender)
         // The prompter may wait for a person for minutes: never on the dispatch thread.
@@ -71,6 +79,15 @@ extension SecretService {
         guard removed else { return noSuchObject(call.path) }
         emit(call.path, SecretServiceNames.promptInterface, SecretServiceSignals.completed, [.boolean(true), .variant(.objectPaths([]))])
         return .empty
+    }
+
+    /// Whether carrying out `action` still needs the prompter (a collection is still locked, or
+    /// an item needs the user).
+    private func needsPrompter(_ action: PendingPrompt.Action) -> Bool {
+        switch action {
+        case .unlock(let names, let items, _):
+            return !items.isEmpty || names.contains { collection($0)?.isLocked == true }
+        }
     }
 
     /// Carries out a prompt's action for `owner`, whose program the prompts name as `program`

@@ -103,13 +103,24 @@ struct Keychaind: ParsableCommand {
             logger.notice("another provider took the name over; stopping", metadata: ["name": "\(name)"])
             connection.stop()
         }
+        // "serving" is said only once the name is ours: clients reach us only then.
+        let announceServing: @Sendable () -> Void = {
+            logger.info("serving", metadata: ["name": "\(SecretServiceNames.busName)", "keychain": "\(path.path)"])
+        }
         // With --replace: take the name, or, from a provider that does not allow that
-        // (gnome-keyring), wait in the bus's queue and serve as soon as it leaves.
+        // (gnome-keyring), wait in the bus's queue and serve as soon as it leaves: the bus then
+        // sends NameAcquired, handled by the loop below.
+        let ownsName: Bool
         switch try connection.requestName(SecretServiceNames.busName, replace: replace, allowReplacement: true, queue: replace) {
         case .primaryOwner, .alreadyOwner:
-            break
+            ownsName = true
         case .inQueue:
-            logger.notice("another provider owns \(SecretServiceNames.busName) and does not allow replacement; waiting for it to leave")
+            ownsName = false
+            try connection.subscribe(path: "/org/freedesktop/DBus", interface: DBusConnection.busName, member: "NameAcquired") { signal in
+                guard signal.sender == DBusConnection.busName, signal.arguments == [.string(SecretServiceNames.busName)] else { return }
+                announceServing()
+            }
+            logger.notice("\(NameQueue.queuedNotice(for: SecretServiceNames.busName, on: connection))")
         case .exists:
             logger.critical("another provider owns \(SecretServiceNames.busName); run with --replace to take it over")
             throw ExitCode(1)
@@ -126,7 +137,7 @@ struct Keychaind: ParsableCommand {
             connection.stop()
         }
         waiter.start()
-        logger.info("serving", metadata: ["name": "\(SecretServiceNames.busName)", "keychain": "\(path.path)"])
+        if ownsName { announceServing() }
         syncing?.supervise(path)
         // Calls are answered one at a time on this thread; stop() lets the one in progress finish,
         // so a signal never interrupts a write halfway (each is one keychain transaction anyway).

@@ -21,20 +21,38 @@ import Glibc
     }
 
     /// gnome-keyring does not let its name be taken over, so `--replace` queues for it and
-    /// serves as soon as gnome-keyring is gone.
+    /// serves as soon as gnome-keyring is gone. While queued it says so, names the program it
+    /// waits behind and how to hand the session over, and does not claim to serve; it says
+    /// "serving" once the name is its own.
     @Test func replaceQueuesBehindGnomeKeyringAndServesWhenItLeaves() throws {
         let sandbox = try DaemonSandbox(.gnomeKeyring)
         let gnome = try sandbox.owner(of: "org.freedesktop.secrets")
+        let gnomeProcess = try #require(sandbox.daemon?.processIdentifier)
+        let log = sandbox.home.appendingPathComponent("replacing.log")
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let ours = Process()
         ours.executableURL = try BuiltProduct.url("keychaind")
         ours.arguments = ["--replace"]
         ours.environment = sandbox.environment
-        ours.standardError = FileHandle.nullDevice
+        ours.standardError = try FileHandle(forWritingTo: log)
         try ours.run()
         defer { kill(ours.processIdentifier, SIGTERM); _ = ours.waitForExit() }
-        usleep(500_000)
+        let said = { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
+        // Whichever it says first: that it queues, or (wrongly) that it serves.
+        for _ in 0..<500 where !said().contains("queue") && !said().contains("serving") { usleep(20_000) }
         #expect(ours.isRunning, "keychaind --replace gave up instead of queueing")
         #expect(try sandbox.owner(of: "org.freedesktop.secrets") == gnome)
+        let queued = said()
+        #expect(queued.contains("queue"), "\(queued)")
+        #expect(queued.contains("/usr/bin/gnome-keyring-daemon (process \(gnomeProcess))"), "\(queued)")
+        #expect(queued.contains("systemctl --user mask --now gnome-keyring-daemon.service gnome-keyring-daemon.socket"), "\(queued)")
+        #expect(queued.contains("/etc/xdg/autostart/gnome-keyring-secrets.desktop") && queued.contains("Hidden=true"), "\(queued)")
+        #expect(!queued.contains("serving"), "\(queued)")
+        // keychainctl tells who serves meanwhile.
+        let whileQueued = try sandbox.keychainctl(["show-keychain-info"])
+        #expect(whileQueued.status == 0, "\(whileQueued)")
+        #expect(whileQueued.stdout.contains("secrets:    /usr/bin/gnome-keyring-daemon (process \(gnomeProcess)) serves org.freedesktop.secrets"),
+                "\(whileQueued)")
         sandbox.stop()
         var owner = gnome
         for _ in 0..<250 where owner == gnome {
@@ -42,9 +60,33 @@ import Glibc
             owner = try sandbox.owner(of: "org.freedesktop.secrets")
         }
         #expect(owner != nil && owner != gnome)
+        for _ in 0..<500 where !said().contains("serving") { usleep(20_000) }
+        #expect(said().components(separatedBy: "serving").count - 1 == 1, "\(said())")
         // And it serves: a store and lookup go to the keychain.
         #expect(try sandbox.secretTool(["store", "--label", "x", "service", "s", "username", "u"], stdin: "v").status == 0)
         #expect(try sandbox.keychainctl(["find-generic-password", "-s", "s", "-a", "u", "-w"]).stdout == "v\n")
+        let afterwards = try sandbox.keychainctl(["show-keychain-info"])
+        #expect(afterwards.stdout.contains("secrets:    \(try BuiltProduct.url("keychaind").resolvingSymlinksInPath().path) (process \(ours.processIdentifier)) serves"),
+                "\(afterwards)")
+    }
+
+    /// show-keychain-info says who serves the Secret Service on the session bus, that nobody
+    /// does, or that there is no session bus, and succeeds in each case.
+    @Test func showKeychainInfoSaysWhoServesTheSecretService() throws {
+        let sandbox = try DaemonSandbox(nil)
+        let nobody = try sandbox.keychainctl(["show-keychain-info"])
+        #expect(nobody.status == 0, "\(nobody)")
+        #expect(nobody.stdout.contains("secrets:    nobody serves org.freedesktop.secrets on the session bus"), "\(nobody)")
+        let noBus = try sandbox.run(try BuiltProduct.url("keychainctl").path, ["show-keychain-info"],
+                                    environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(sandbox.home.path)/no-bus-here"])
+        #expect(noBus.status == 0, "\(noBus)")
+        #expect(noBus.stdout.contains("secrets:    no session bus"), "\(noBus)")
+        #expect(noBus.stdout.contains("state:"), "\(noBus)")
+        try sandbox.start()
+        let served = try sandbox.keychainctl(["show-keychain-info"])
+        let daemon = try #require(sandbox.daemon)
+        #expect(served.stdout.contains("secrets:    \(try BuiltProduct.url("keychaind").resolvingSymlinksInPath().path) (process \(daemon.processIdentifier)) serves"),
+                "\(served)")
     }
 
     @Test func helpDescribesTheDaemon() throws {

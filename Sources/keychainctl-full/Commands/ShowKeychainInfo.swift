@@ -18,7 +18,10 @@ struct ShowKeychainInfo: ParsableCommand {
             Then, on standard output: the keychain file, its device key (the file opens only with \
             it, so the two must be copied and backed up together), and whether the keychain is \
             locked, unlocked, or has no password and never locks; then one seal: line per seal \
-            of its unlock key (seal-keychain), with its source and whether it is stale.
+            of its unlock key (seal-keychain), with its source and whether it is stale; then a \
+            secrets: line saying who serves the Secret Service (org.freedesktop.secrets) on the \
+            session bus now, which keychaind, gnome-keyring or another provider may own: the \
+            program and its process, or nobody, or that there is no session bus.
 
             With --locked-status nothing is printed: the exit status says whether the keychain is \
             locked (36, as errSecInteractionNotAllowed) or not (0), for scripts: \
@@ -59,6 +62,7 @@ struct ShowKeychainInfo: ParsableCommand {
         Console.err(line + "\n")
         Console.out(details(target, hasPassword: try KeychainAdministration.hasPassword(file, context: context), locked: locked))
         Console.out(sealLines(file, target))
+        Console.out("secrets:    \(SecretServiceProvider.describe())\n")
     }
 
     /// One `seal:` line per seal (seal-keychain), stale ones marked; a record that does not
