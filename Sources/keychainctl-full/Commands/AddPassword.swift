@@ -21,7 +21,7 @@ struct AddPassword<Item: PasswordItemClass>: ParsableCommand {
     var update = false
 
     @Flag(name: .customLong("synchronizable"),
-          help: "Make the item synchronizable (kSecAttrSynchronizable): `keychainctl sync` carries it to the other devices of the sync group (docs/sync.md). With -U, the synchronizable item of that key is the one updated. macOS `security` has no such option.")
+          help: "Make the item synchronizable (kSecAttrSynchronizable): `keychainctl sync` carries it to the other devices of the sync group (see `keychainctl sync --help`). With -U, the synchronizable item of that key is the one updated. macOS `security` has no such option.")
     var synchronizable = false
 
     @Flag(name: .customShort("A"), help: "Accepted for compatibility; no effect. Any process of this user can read the keychain's items here (there are no per-application access lists).")
