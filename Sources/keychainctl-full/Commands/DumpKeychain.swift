@@ -52,8 +52,10 @@ struct DumpKeychain: ParsableCommand {
 
     private func dump(_ target: KeychainSession.Target, into objects: inout [[String: Any]]) throws(CommandFailure) {
         let file = try KeychainSession.open(target)
-        // As `security dump-keychain -d` does, ask to unlock a locked keychain first.
-        if includeData { try KeychainAdministration.unlockIfNeeded(file, path: target.url.path) }
+        // As `security dump-keychain -d` does, ask to unlock a locked keychain first (with -d
+        // the password may also come on standard input); without -d only someone at a terminal
+        // is asked, as every item command asks (KeychainSession.openForItems).
+        if includeData || Console.inputIsTerminal { try KeychainAdministration.unlockIfNeeded(file, path: target.url.path) }
         let identity = KeychainSession.identity(accessGroup: group.accessGroup)
         // One password typed at the prompt serves both classes of the keychain.
         let shared = EngineItemResults.SharedAuthentication()

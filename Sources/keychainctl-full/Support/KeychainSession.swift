@@ -94,9 +94,15 @@ enum KeychainSession {
         accessGroup.map { ClientIdentity(accessGroups: [$0]) } ?? .administrator()
     }
 
-    /// Opens `target` and makes it the SecItem keychain of this process.
+    /// Opens `target` and makes it the SecItem keychain of this process. A locked keychain is
+    /// offered an unlock prompt first when someone is at a terminal to answer it, as macOS's
+    /// `security` offers its unlock dialog; a script (standard input not a terminal) gets
+    /// errSecInteractionNotAllowed from the item call instead, and its standard input is not read.
     static func openForItems(_ target: Target, accessGroup: String?) throws(CommandFailure) -> KeychainFile {
         let file = try open(target)
+        if file.isLocked, Console.inputIsTerminal {
+            try KeychainAdministration.unlockIfNeeded(file, path: target.url.path)
+        }
         useForItems(file, accessGroup: accessGroup)
         return file
     }

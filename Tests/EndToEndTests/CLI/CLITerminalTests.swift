@@ -67,6 +67,25 @@ struct CLITerminalTests {
         #expect(!screen.contains("returned"))
     }
 
+    @Test("An item command on a locked keychain at a terminal offers the unlock prompt, then does its work")
+    func lockedKeychainOffersUnlock() throws {
+        let sandbox = try CLISandbox()
+        let path = sandbox.path("locked.keychain-db")
+        #expect(try sandbox.run(["create-keychain", "-p", "TermPass9", path]).status == 0)
+        try sandbox.addGeneric(account: "a", service: "s", password: "inside", extra: [path])
+        #expect(try sandbox.run(["lock-keychain", path]).status == 0)
+        // In a script the same command still fails at once, without reading standard input.
+        let scripted = try sandbox.run(["find-generic-password", "-s", "s", "-w", path], stdin: "TermPass9\n")
+        #expect(scripted.status == 36)
+        let terminal = try TmuxTerminal.start(sandbox: sandbox, command: ["find-generic-password", "-s", "s", "-w", path])
+        defer { terminal.close() }
+        try terminal.waitFor("password to unlock \(path): ")
+        terminal.type("TermPass9")
+        let screen = try terminal.waitFor("EXIT=0")
+        #expect(screen.contains("\ninside\n"))
+        #expect(!screen.contains("TermPass9"))
+    }
+
     @Test("Ctrl-C at a password prompt cancels that command (errSecUserCanceled), and interactive mode carries on")
     func controlCInInteractiveMode() throws {
         let sandbox = try CLISandbox()
