@@ -9,8 +9,9 @@ struct ListKeychains: ParsableCommand {
         discussion: """
             Prints the keychains item commands search when none is named, one quoted path per \
             line, as macOS `security` does. Here that is one keychain: the default keychain. \
-            Changing the list (-s) is not supported: point SWIFT_KEYCHAIN_PATH at another keychain \
-            instead.
+            Keychains made with create-keychain are not added to it (item commands use one only \
+            when it is named); they are named on standard error, after the list. Changing the \
+            list (-s) is not supported: point SWIFT_KEYCHAIN_PATH at another keychain instead.
             """)
 
     @Option(name: .customShort("d"), help: ArgumentHelp("The preference domain; only \"user\" exists here.", valueName: "domain"))
@@ -36,6 +37,14 @@ struct ListKeychains: ParsableCommand {
         }
         let target = KeychainSession.targets(location.named([]))[0]
         Console.out("    " + SecurityFormat.buffer(Array(target.url.path.utf8)) + "\n")
+        // The others, where a newcomer who just made one looks for it; on standard error, so that
+        // a script reading the list sees what `security` would print.
+        let searched = target.url.standardizedFileURL.path
+        let others = KeychainSession.allExisting().map(\.url.standardizedFileURL.path).filter { $0 != searched }
+        if !others.isEmpty {
+            Console.err("keychainctl: not in the search list, used only when named: "
+                        + others.map { SecurityFormat.buffer(Array($0.utf8)) }.joined(separator: ", ") + "\n")
+        }
     }
 }
 

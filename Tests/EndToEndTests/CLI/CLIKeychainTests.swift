@@ -120,6 +120,19 @@ import Testing
         #expect(try sandbox.run(["list-keychains", "-d", "user"]).stdout == expected)
     }
 
+    @Test("list-keychains names the keychains create-keychain made, on standard error, leaving the list itself as security prints it")
+    func listNamesCreatedKeychains() throws {
+        let sandbox = try CLISandbox()
+        let expected = "    \"\(sandbox.defaultKeychain.path)\"\n"
+        #expect(try sandbox.run(["list-keychains"]).stderr.isEmpty)
+        #expect(try sandbox.run(["create-keychain", "-p", "pw", "work"]).status == 0)
+        let listed = try sandbox.run(["list-keychains"])
+        #expect(listed.stdout == expected)
+        #expect(listed.stderr.contains("not in the search list"), "\(listed)")
+        #expect(listed.stderr.contains("work.keychain-db\""), "\(listed)")
+        #expect(!listed.stderr.contains(sandbox.defaultKeychain.path), "\(listed)")
+    }
+
     @Test("Setting the search list or the default keychain exits 252 (errSecUnimplemented)")
     func settingListIsUnimplemented() throws {
         let sandbox = try CLISandbox()
