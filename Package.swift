@@ -15,6 +15,21 @@ let strict: [SwiftSetting] = [
     .enableUpcomingFeature("InternalImportsByDefault"),
 ]
 
+// Synchronizable items through PostgreSQL (docs/sync.md): the engine (KeychainSync), the
+// `keychain-sync` executable (separate so that SwiftNIO stays out of keychainctl and keychaind,
+// which run it as a child), its tests and its benchmark. They are built only with the Sync trait,
+// which is off by default: an application that depends on this package for KeychainServices or
+// KeychainKit then resolves neither postgres-nio nor SwiftNIO (EndToEndTests'
+// ClientDependencyTests checks a fresh client's Package.resolved). Our own scripts that need
+// sync pass `--traits Sync` (scripts/test.sh, scripts/build-deb.sh, ...); the sanitizer runs
+// (scripts/sanitizers.sh) leave it off. SwiftPM cannot leave a target out by trait, only a
+// dependency, so every source file of those targets is wrapped in `#if Sync`; without the
+// trait they compile to nothing, and keychain-sync to a stub that says so.
+let syncTrait = Trait.trait(
+    name: "Sync",
+    description: "Synchronizable items through PostgreSQL: KeychainSync, keychain-sync and their tests (docs/sync.md)."
+)
+
 let package = Package(
     name: "swift-keychain",
     platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
@@ -37,13 +52,17 @@ let package = Package(
         .executable(name: "keychaind", targets: ["keychaind"]),
         .executable(name: "git-credential-keychain", targets: ["git-credential-keychain"]),
         .executable(name: "docker-credential-keychain", targets: ["docker-credential-keychain"]),
+        .executable(name: "keychain-sync", targets: ["keychain-sync"]),
     ],
+    traits: [syncTrait],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
         .package(url: "https://github.com/apple/swift-asn1.git", from: "1.7.4"),
+        // Only the Sync trait's targets use it, so SwiftPM resolves it only when the trait is on.
+        .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
     ],
     targets: [
         // Thin wrapper over the system SQLite (Debian: libsqlite3-dev).
@@ -188,6 +207,22 @@ let package = Package(
                 swiftSettings: strict),
         .executableTarget(name: "git-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
         .executableTarget(name: "docker-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
+        // The sync engine: sealed records, device keys, the PostgreSQL relay (docs/sync.md).
+        .target(
+            name: "KeychainSync",
+            dependencies: [
+                "KeychainStore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["Sync"])),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .executableTarget(
+            name: "keychain-sync",
+            dependencies: ["KeychainSync", "KeychainStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            swiftSettings: strict
+        ),
         // What pam_keychain.so (pam/, built by scripts/build-pam-module.sh) runs as the user logging
         // in to unlock or re-key the login keychain (docs/pam.md).
         .executableTarget(name: "keychain-pam-helper", dependencies: ["KeychainStore", "CKeychainSystem"], swiftSettings: strict),
@@ -229,6 +264,9 @@ let package = Package(
         .testTarget(name: "KeychainKitTests", dependencies: ["KeychainKit", "KeychainAuthentication", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainSecretServiceTests", dependencies: ["KeychainSecretService", "KeychainCrypto", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(name: "KeychainDBusTests", dependencies: ["KeychainDBus", "KeychainLocking"], swiftSettings: strict),
+        .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"]),
+        // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
+        .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
         .testTarget(
             name: "EndToEndTests",
@@ -237,35 +275,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// Synchronizable items through PostgreSQL (docs/sync.md): the engine, the `keychain-sync`
-// executable (separate so that SwiftNIO stays out of keychainctl and keychaind, which run it as
-// a child), its tests and its benchmark. Nothing else depends on them, so the sanitizer runs
-// (scripts/sanitizers.sh sets SWIFT_KEYCHAIN_WITHOUT_SYNC) leave them out: built under two
-// sanitizers, SwiftNIO, swift-nio-ssl's BoringSSL and postgres-nio cost CI minutes, while the
-// sync suites start PostgreSQL and keychain-sync processes and were skipped there anyway.
-if Context.environment["SWIFT_KEYCHAIN_WITHOUT_SYNC"] == nil {
-    package.dependencies.append(.package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"))
-    package.products.append(.executable(name: "keychain-sync", targets: ["keychain-sync"]))
-    package.targets += [
-        // The sync engine: sealed records, device keys, the PostgreSQL relay (docs/sync.md).
-        .target(
-            name: "KeychainSync",
-            dependencies: [
-                "KeychainStore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "PostgresNIO", package: "postgres-nio"),
-                .product(name: "Logging", package: "swift-log"),
-            ],
-            swiftSettings: strict
-        ),
-        .executableTarget(
-            name: "keychain-sync",
-            dependencies: ["KeychainSync", "KeychainStore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            swiftSettings: strict
-        ),
-        .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"]),
-        // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
-        .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
-    ]
-}

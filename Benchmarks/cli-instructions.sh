@@ -15,7 +15,7 @@
 # `--version`. Callgrind loses the instructions before an exec (valgrind starts the new program
 # afresh), so a handed-on line counts keychainctl-full only, and "front until the exec" (the
 # front alone, whose exec fails) is what to add to it. Build what you compare first: scripts/build-front.sh and
-# `swift build -c release --static-swift-stdlib --product keychainctl-full` (what
+# `swift build -c release --static-swift-stdlib --traits Sync --product keychainctl-full` (what
 # scripts/install.sh installs), or other builds of the front, given as arguments.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)

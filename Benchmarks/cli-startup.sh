@@ -48,7 +48,7 @@ if [ -z "$CTL" ]; then
   say "building keychainctl as scripts/install.sh does (the front fully static, keychainctl-full with --static-swift-stdlib)"
   # keychainctl is the front; keychainctl-full, beside it, runs what it does not serve: the two
   # are put side by side in a folder of their own, as installed.
-  (cd "$ROOT" && swift build -c release --static-swift-stdlib --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -3 >&2)
+  (cd "$ROOT" && swift build -c release --static-swift-stdlib --traits Sync --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -3 >&2)
   . "$HERE/installed-keychainctl.sh"
   CTL=$(stage_installed_keychainctl "$ROOT/.build/release/keychainctl-full" "$(mktemp -d /var/tmp/cli-startup-bin.XXXXXX)") || CTL=""
 fi

@@ -45,10 +45,10 @@ if [ "$INSTALL" = 1 ]; then
 fi
 
 say "building keychaind and keychainctl (release, root package)"
-(cd "$ROOT" && swift build -c release --product keychaind 2>&1 | grep -E "error|Build of product" | tail -3 >&2 \
-  && swift build -c release --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -2 >&2 \
-  && swift build -c release --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -2 >&2)
-BIN=$(cd "$ROOT" && swift build -c release --show-bin-path)
+(cd "$ROOT" && swift build -c release --traits Sync --product keychaind 2>&1 | grep -E "error|Build of product" | tail -3 >&2 \
+  && swift build -c release --traits Sync --product keychainctl 2>&1 | grep -E "error|Build of product" | tail -2 >&2 \
+  && swift build -c release --traits Sync --product keychainctl-full 2>&1 | grep -E "error|Build of product" | tail -2 >&2)
+BIN=$(cd "$ROOT" && swift build -c release --traits Sync --show-bin-path)
 [ -x "$BIN/keychaind" ] && [ -x "$BIN/keychainctl" ] && [ -x "$BIN/keychainctl-full" ] || { echo "build failed" >&2; exit 1; }
 
 if [ "$QUICK" = 1 ]; then

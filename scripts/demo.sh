@@ -6,9 +6,10 @@ cd "$(dirname "$0")/.."
 # Only what the build needs: the tests' clients, servers and peers are scripts/test.sh's to install.
 scripts/install-system-packages.sh --build
 # keychainctl is a small front; keychainctl-full, beside it, runs what it does not serve.
-swift build --product keychainctl
-swift build --product keychainctl-full
-keychainctl="$(swift build --show-bin-path)/keychainctl"
+# --traits Sync, as scripts/test.sh builds this folder: a change of traits recompiles every module.
+swift build --traits Sync --product keychainctl
+swift build --traits Sync --product keychainctl-full
+keychainctl="$(swift build --traits Sync --show-bin-path)/keychainctl"
 account="${USER:-demo}"
 # -U updates the item if an earlier run stored it; a password on the command line shows in
 # process listings, which is fine for a demo value (omit -w's value to be prompted instead).

@@ -109,11 +109,13 @@ products=(keychainctl keychainctl-full keychaind git-credential-keychain docker-
 # and run on the built programs for a release build (the plugin would build every product again
 # with the default flags, and SwiftPM would then rebuild every module twice); through the plugin
 # for a debug build, as before.
+# Every build passes the Sync trait (Package.swift), for keychain-sync: the same flags for all, so
+# that the modules they share are compiled once.
 manuals=""
 if $build; then
     if [ "$configuration" = release ]; then
         for product in "${products[@]}" keychain-pam-helper generate-manual; do
-            swift build -c release --static-swift-stdlib --product "$product"
+            swift build -c release --static-swift-stdlib --traits Sync --product "$product"
         done
         # keychainctl itself, the front: the same compiled modules, linked fully static.
         front="$(scripts/build-front.sh)"
@@ -123,11 +125,11 @@ if $build; then
                 || echo "install.sh: warning: generate-manual failed for $program; its manual page is not installed" >&2
         done
     else
-        if ! swift package plugin generate-manual --configuration "$configuration" >/dev/null; then
+        if ! swift package --traits Sync plugin generate-manual --configuration "$configuration" >/dev/null; then
             echo "install.sh: warning: the generate-manual plugin failed; no manual pages installed" >&2
         fi
         for product in "${products[@]}" keychain-pam-helper; do
-            swift build -c "$configuration" --product "$product"
+            swift build -c "$configuration" --traits Sync --product "$product"
         done
     fi
 fi

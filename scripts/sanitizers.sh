@@ -51,12 +51,12 @@ export SWIFT_BACKTRACE="enable=no"
 # sanitizer, keychaind with a bus and real clients per test, machine unlock through systemd-creds
 # and swtpm), and the certificate and SecKey interoperability suites, which make fixtures with
 # openssl for every test (their parsers are fuzzed under AddressSanitizer instead, FuzzCertificates).
-# The sync targets are not even built here (SWIFT_KEYCHAIN_WITHOUT_SYNC, read by Package.swift):
-# their suites start a PostgreSQL server and keychain-sync processes, and building SwiftNIO,
-# swift-nio-ssl's BoringSSL and postgres-nio under each sanitizer cost CI several minutes. The
-# rules for synchronizable items and their local tombstones (RulesTombstoneTests and the other
+# The sync targets compile to nothing here: these builds leave Package.swift's Sync trait off (as
+# any build does unless given `--traits Sync`), so SwiftPM neither resolves nor builds SwiftNIO,
+# swift-nio-ssl's BoringSSL and postgres-nio, which cost CI several minutes under each sanitizer;
+# the sync suites start a PostgreSQL server and keychain-sync processes, and run in the plain run.
+# The rules for synchronizable items and their local tombstones (RulesTombstoneTests and the other
 # KeychainServices rule suites) still run under AddressSanitizer.
-export SWIFT_KEYCHAIN_WITHOUT_SYNC=1
 unit_targets='KeychainStoreTests|KeychainServicesTests|KeychainCryptoTests|KeychainKitTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests'
 selected_address="^(${unit_targets})\\.|^EndToEndTests\\.(RobustnessTests|TamperingTests|AtRestTests)"
 selected_thread='^(KeychainStoreTests|KeychainKitTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests)\.'

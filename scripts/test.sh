@@ -9,4 +9,5 @@ if [ "$(id -u)" -eq 0 ]; then
   echo "test.sh: running as root, the PAM tests add users named kcpam… and PAM services" \
        "/etc/pam.d/swift-keychain-test-…, and remove each one when its test ends."
 fi
-swift test "${test_build_flags[@]}"
+# With sync (Package.swift's Sync trait, off by default): its suites start PostgreSQL and keychain-sync.
+swift test --traits Sync "${test_build_flags[@]}"

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import PostgresNIO
 import KeychainStore
@@ -59,3 +60,4 @@ enum ConnectionGuard {
         }
     }
 }
+#endif

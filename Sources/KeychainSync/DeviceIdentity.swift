@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 
@@ -92,3 +93,4 @@ enum Fingerprint {
         return groups.joined(separator: "-")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 import KeychainStore
@@ -100,3 +101,4 @@ struct GroupKeys: Sendable {
         epochKeys[epoch].map { key in key.withUnsafeBytes { Fingerprint.of(Data("epoch".utf8) + Data($0)) } }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 
@@ -112,3 +113,4 @@ struct KeyShare: Sendable, Equatable {
         return SymmetricKey(data: payload)
     }
 }
+#endif

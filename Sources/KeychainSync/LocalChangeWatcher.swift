@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -104,3 +105,4 @@ final class LocalChangeWatcher: Sendable {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 
 /// The group's list of records and their latest revisions, sealed under the epoch's manifest
@@ -58,3 +59,4 @@ struct Manifest: Sendable, Equatable {
         return Manifest(version: version, epoch: epoch, coveredRevision: covered, entries: entries)
     }
 }
+#endif

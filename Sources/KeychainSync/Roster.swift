@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 
 /// A sync group's members as this device verified them from the chain of roster statements
@@ -115,3 +116,4 @@ struct Roster: Sendable {
         return false
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 
@@ -122,3 +123,4 @@ struct RosterStatement: Sendable, Equatable {
         return result
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Logging
 import PostgresNIO
 
@@ -200,3 +201,4 @@ package enum ServerSchema {
     /// The notification channel of a group (group ids are lowercase hex, so the name needs no quoting).
     static func channel(groupID: String) -> String { "keychain_sync_" + groupID }
 }
+#endif

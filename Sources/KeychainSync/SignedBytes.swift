@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 
 /// The byte layouts of what devices sign and seal for each other (roster statements, key
@@ -79,3 +80,4 @@ struct ByteScanner {
         guard isAtEnd else { throw .crypto("\(what) has trailing bytes") }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import NIOCore
 import PostgresNIO
 
@@ -76,3 +77,4 @@ package enum SyncConnectionError: Error, Sendable, CustomStringConvertible {
         return nil
     }
 }
+#endif

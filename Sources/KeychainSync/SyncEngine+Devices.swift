@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 package import Foundation
 import KeychainStore
@@ -336,3 +337,4 @@ extension SyncEngine {
         }
     }
 }
+#endif

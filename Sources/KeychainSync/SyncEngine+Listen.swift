@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 import PostgresNIO
@@ -181,3 +182,4 @@ extension SyncEngine {
         }
     }
 }
+#endif

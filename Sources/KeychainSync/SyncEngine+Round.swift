@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 import PostgresNIO
@@ -268,3 +269,4 @@ extension SyncEngine {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 import PostgresNIO
@@ -56,3 +57,4 @@ extension SyncEngine {
         return status
     }
 }
+#endif

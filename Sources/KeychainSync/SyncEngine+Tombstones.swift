@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 import PostgresNIO
@@ -83,3 +84,4 @@ extension SyncEngine {
         return written == 1
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 import KeychainStore
@@ -61,3 +62,4 @@ extension SyncEngine {
         return GroupView(roster: try localRoster(), keys: GroupKeys(groupID: group, epochKeys: [founding.epoch: epochKey]))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 package import Foundation
 package import KeychainStore
@@ -260,3 +261,4 @@ package actor SyncEngine {
         try state.setSecret(Setting.rosterPrefix + String(format: "%012lld", statement.sequence), statement.encoded)
     }
 }
+#endif

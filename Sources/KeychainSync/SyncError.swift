@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 /// Why a sync operation failed. Descriptions name what went wrong, never a secret; text that
 /// came from the server is made safe to print (``TerminalText``).
 package enum SyncError: Error, Sendable, CustomStringConvertible {
@@ -60,3 +61,4 @@ package enum SyncError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import PostgresNIO
 
@@ -61,3 +62,4 @@ extension SyncServerURL {
         return tlsMode == .prefer ? .prefer(context) : .require(context)
     }
 }
+#endif

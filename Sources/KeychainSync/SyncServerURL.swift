@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import PostgresNIO
 
@@ -105,3 +106,4 @@ struct SyncServerURL: Sendable, Equatable {
         return text
     }
 }
+#endif

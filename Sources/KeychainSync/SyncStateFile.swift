@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 package import Foundation
 package import KeychainStore
@@ -178,3 +179,4 @@ package final class SyncStateFile {
     /// Closes the file now.
     package func close() throws(KeychainStoreError) { try db.close() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import KeychainStore
 
 /// Why a continuously syncing engine should look at something again.
@@ -69,3 +70,4 @@ package final class SyncWakeups: Sendable {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 /// Text that came from the sync server (device names, the server's own error messages), made
 /// safe to print: a name chosen by whoever controls the database must not be able to move the
 /// cursor, erase lines or paint over a fingerprint the person is comparing.
@@ -35,3 +36,4 @@ package enum TerminalText {
         }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import ArgumentParser
 import Foundation
 import KeychainStore
@@ -265,3 +266,16 @@ struct ServerSetup: ParsableCommand {
         print(ServerSchema.administratorSQL(owner: owner, deviceGroup: devicesRole, devices: devices), terminator: "")
     }
 }
+#else
+import Foundation
+
+/// What this program is in a build without the Sync trait (the sanitizer runs, a plain
+/// `swift build`): SwiftPM still links every executable target, so it says why it cannot sync.
+@main
+enum KeychainSyncUnavailable {
+    static func main() {
+        FileHandle.standardError.write(Data("keychain-sync: this build has no sync; build with `--traits Sync` (docs/sync.md)\n".utf8))
+        exit(1)
+    }
+}
+#endif

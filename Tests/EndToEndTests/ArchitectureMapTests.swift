@@ -7,7 +7,7 @@ import Testing
 @Suite("The architecture map matches Package.swift")
 struct ArchitectureMapTests {
     /// Names declared as `name: "X"` in a `.target`, `.executableTarget`, `.testTarget` or
-    /// `.systemLibrary` of the manifest (both the fixed list and the sync targets it appends).
+    /// `.systemLibrary` of the manifest (the sync targets, built only with the Sync trait, among them).
     static func manifestTargets() throws -> Set<String> {
         let manifest = try String(contentsOf: ProofSupport.packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
         var names: Set<String> = []

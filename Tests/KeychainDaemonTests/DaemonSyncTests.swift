@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainDBus
 import KeychainStore
@@ -294,3 +295,4 @@ final class SyncTestServer: Sendable {
         return (exit.terminationStatus, (try? String(contentsOf: output, encoding: .utf8)) ?? "")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainTestSupport
 import Testing
@@ -95,3 +96,4 @@ final class PostgresServer: Sendable {
         return (exit.terminationStatus, text)
     }
 }
+#endif

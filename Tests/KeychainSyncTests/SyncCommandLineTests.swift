@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 @testable import KeychainSync
@@ -27,3 +28,4 @@ struct SyncCommandLineTests {
         #expect(now.output.contains("pushed 1"), "\(now.output)")
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 import KeychainTestSupport
@@ -160,3 +161,4 @@ struct SyncConvergenceTests {
         #expect(try group[1].secret("pushed") == "arrives by notification")
     }
 }
+#endif

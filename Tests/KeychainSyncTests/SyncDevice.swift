@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 @testable import KeychainSync
@@ -127,3 +128,4 @@ final class SyncDevice: Sendable {
         return result
     }
 }
+#endif

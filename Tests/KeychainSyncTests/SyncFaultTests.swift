@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 import KeychainStore
 @testable import KeychainSync
@@ -266,3 +267,4 @@ extension Data {
         self.init(bytes)
     }
 }
+#endif

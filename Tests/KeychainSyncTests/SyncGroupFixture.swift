@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 @testable import KeychainSync
 import Testing
@@ -36,3 +37,4 @@ final class SyncGroupFixture: Sendable {
 
     deinit { server.stop() }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 @testable import KeychainSync
 import Testing
@@ -66,3 +67,4 @@ struct SyncLeastPrivilegeTests {
         #expect(try b.secret("shared") == "from a")
     }
 }
+#endif

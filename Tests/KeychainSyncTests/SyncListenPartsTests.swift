@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 @testable import KeychainSync
 import KeychainStore
@@ -89,3 +90,4 @@ struct SyncListenPartsTests {
         #expect(await waiting.value.contains(.stop))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 import KeychainStore
@@ -166,3 +167,4 @@ struct SyncRecordTests {
         #expect(!KeychainFile.isSyncEligible(item))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 import KeychainStore
@@ -227,3 +228,4 @@ struct SyncServerAttackTests {
         #expect(approved.contains("laptop") && approved.contains(fingerprint), "\(approved)")
     }
 }
+#endif

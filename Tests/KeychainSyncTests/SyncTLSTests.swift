@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 @testable import KeychainSync
 import KeychainTestSupport
@@ -119,3 +120,4 @@ struct SyncTLSTests {
         #expect(throws: SyncError.self) { try SyncServerURL("postgresql://a@/kc?host=/run/postgresql&sslmode=verify-full") }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Foundation
 @testable import KeychainSync
 import KeychainTestSupport
@@ -108,3 +109,4 @@ extension SyncTombstoneTests {
         #expect(try server.sql("SELECT count(*) FROM information_schema.columns WHERE column_name IN ('tombstone', 'pulled_revision', 'signing_key')") == "3")
     }
 }
+#endif

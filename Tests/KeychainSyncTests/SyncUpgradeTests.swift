@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 import Crypto
 import Foundation
 import KeychainStore
@@ -75,3 +76,4 @@ struct SyncUpgradeTests {
         #expect(line(try a.cli(["status"]).output) == line(try b.cli(["status"]).output))
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if Sync  // built only with the Sync trait (Package.swift)
 // keychain-sync-bench: the sync figures of BENCHMARKS.md ("Sync through PostgreSQL"), run by
 // Benchmarks/sync.sh in a release build. In the root package (not Benchmarks/) because the sync
 // engine is package-level API. It starts its own PostgreSQL server on a Unix socket in a
@@ -188,3 +189,4 @@ do {
     server.stop()
     exit(1)
 }
+#endif

@@ -24,7 +24,7 @@ struct Sync: ParsableCommand {
 
     func run() throws {
         guard let path = Sync.locate() else {
-            throw CommandFailure.general("sync", "\(Sync.executableName) was not found beside keychainctl or on PATH", hint: "install it next to keychainctl (swift build --product keychain-sync)")
+            throw CommandFailure.general("sync", "\(Sync.executableName) was not found beside keychainctl or on PATH", hint: "install it next to keychainctl (swift build --traits Sync --product keychain-sync)")
         }
         let argv = [path] + arguments
         var cArguments = argv.map { strdup($0) } + [nil]
