@@ -6,10 +6,12 @@ cd "$(dirname "$0")/.."
 # Only what the build needs: the tests' clients, servers and peers are scripts/test.sh's to install.
 scripts/install-system-packages.sh --build
 # keychainctl is a small front; keychainctl-full, beside it, runs what it does not serve.
-# --traits Sync, as scripts/test.sh builds this folder: a change of traits recompiles every module.
-swift build --traits Sync --product keychainctl
-swift build --traits Sync --product keychainctl-full
-keychainctl="$(swift build --traits Sync --show-bin-path)/keychainctl"
+# --traits Sync and the debug flags, as scripts/test.sh builds this folder: a change of either
+# recompiles every module.
+source scripts/debug-flags.sh
+swift build --traits Sync "${debug_build_flags[@]}" --product keychainctl
+swift build --traits Sync "${debug_build_flags[@]}" --product keychainctl-full
+keychainctl="$(swift build --traits Sync "${debug_build_flags[@]}" --show-bin-path)/keychainctl"
 account="${USER:-demo}"
 # -U updates the item if an earlier run stored it; a password on the command line shows in
 # process listings, which is fine for a demo value (omit -w's value to be prompted instead).

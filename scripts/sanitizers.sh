@@ -9,7 +9,7 @@
 #   SANITIZER_BUILD_TIMEOUT=1800 SANITIZER_TEST_TIMEOUT=2400 scripts/sanitizers.sh thread
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/test-flags.sh
+source scripts/debug-flags.sh
 build_limit="${SANITIZER_BUILD_TIMEOUT:-1800}"
 test_limit="${SANITIZER_TEST_TIMEOUT:-1800}"
 case "${1:-all}" in
@@ -72,7 +72,7 @@ for sanitizer in "${sanitizers[@]}"; do
   scratch=".build-${sanitizer:0:1}san"
   mkdir -p "$scratch"
   log="$scratch/sanitizer-run.log"
-  flags=(--sanitize="$sanitizer" --scratch-path "$scratch" "${test_build_flags[@]}")
+  flags=(--sanitize="$sanitizer" --scratch-path "$scratch" "${debug_build_flags[@]}")
   if [ "$sanitizer" = address ]; then
     # LeakSanitizer is switched off inside every linked binary, not through ASAN_OPTIONS, because
     # the CLI tests start keychainctl with an environment of their own. Its reports are false:

@@ -2,7 +2,7 @@
 # The whole test suite, from a fresh machine: system packages, then every test target.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-source scripts/test-flags.sh
+source scripts/debug-flags.sh
 scripts/install-system-packages.sh
 if [ "$(id -u)" -eq 0 ]; then
   # Said before, not found afterwards: what a run as root changes on the machine, and for how long.
@@ -10,4 +10,4 @@ if [ "$(id -u)" -eq 0 ]; then
        "/etc/pam.d/swift-keychain-test-…, and remove each one when its test ends."
 fi
 # With sync (Package.swift's Sync trait, off by default): its suites start PostgreSQL and keychain-sync.
-swift test --traits Sync "${test_build_flags[@]}"
+swift test --traits Sync "${debug_build_flags[@]}"

@@ -1,4 +1,5 @@
-# Sourced by scripts/test.sh and scripts/sanitizers.sh: the build flags every test build adds.
+# Sourced by scripts/test.sh, scripts/sanitizers.sh and scripts/demo.sh: the flags every debug
+# build of theirs adds (the demo's too, so that the README's two commands share one build).
 #
 # -Xcc -O2: C code is optimised even in a debug build. SwiftPM compiles C targets of a debug
 # build at -O0, swift-crypto's BoringSSL among them, and the tests spend much of their time in
@@ -7,4 +8,4 @@
 # KeychainAuthenticationTests 35 s against 7 s, KeychainStoreTests with KeychainServicesTests
 # 560 s against 323 s. Swift code stays unoptimised, so the tests still debug as before.
 # A plain `swift test` works too, on a build of its own flags (SwiftPM rebuilds when they change).
-test_build_flags=(-Xcc -O2)
+debug_build_flags=(-Xcc -O2)
