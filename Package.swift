@@ -178,6 +178,8 @@ let package = Package(
                 "KeychainTerminal",
                 "CKeychainSystem",
                 "KeychainSecretService",  // import --from gnome-keyring
+                // Run under a credential helper's name, it is that helper (the Debian package's links).
+                "KeychainCredentialHelpers",
                 // export-key / import-key: PEM and DER key files.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -8,7 +8,8 @@
 # the package needs nothing from the Swift toolchain (/opt/swift or wherever it is): only the
 # system libraries dpkg-shlibdeps finds in the binaries (libc6, libsqlite3-0, libdbus-1-3, ...),
 # which become its Depends:. The package installs:
-#   /usr/bin/keychainctl (the front) and keychainctl-full (the program it hands most commands to), keychaind, git-credential-keychain, docker-credential-keychain (stripped)
+#   /usr/bin/keychainctl (the front) and keychainctl-full (the program it hands most commands to), keychaind (stripped);
+#   git-credential-keychain and docker-credential-keychain, links to keychainctl-full
 #   /usr/share/man/man1/keychainctl.1.gz, keychaind.1.gz  (swift-argument-parser's generate-manual)
 #   /usr/share/bash-completion/completions/keychainctl, /usr/share/zsh/vendor-completions/_keychainctl,
 #   /usr/share/fish/vendor_completions.d/keychainctl.fish
@@ -57,7 +58,10 @@ version=$(sed -n 's/.*static let current = "\(.*\)".*/\1/p' Sources/KeychainctlC
 arch=$(dpkg-architecture -qDEB_HOST_ARCH)
 multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 # keychain-sync too: keychainctl's `sync` and keychaind's continuous sync run it (docs/sync.md).
-products=(keychainctl keychainctl-full keychaind git-credential-keychain docker-credential-keychain keychain-sync)
+products=(keychainctl keychainctl-full keychaind keychain-sync)
+# The credential helpers are keychainctl-full under their own names (it runs as the helper its
+# name says): links, not two more copies of the engine and the Swift runtime (about 64 MiB each).
+helper_links=(git-credential-keychain docker-credential-keychain)
 bin="$root/.build/release"
 
 if $build; then
@@ -109,6 +113,7 @@ put() { install -D -m "$1" "$2" "$stage$3"; }
 for product in "${products[@]}"; do
     install -D -m 0755 -s "$(built "$product")" "$stage/usr/bin/$product"
 done
+for link in "${helper_links[@]}"; do ln -s keychainctl-full "$stage/usr/bin/$link"; done
 
 # Manual pages, from the same binaries the package ships.
 manuals=$(mktemp -d)

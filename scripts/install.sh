@@ -8,7 +8,8 @@
 # front, bin/keychainctl, fully static: scripts/build-front.sh) and installs, under DIR (default
 # ~/.local; the share/ files below go to $XDG_DATA_HOME instead of ~/.local/share when it is set
 # and no --prefix is given, as the session bus, systemd and the shells look there):
-#   bin/keychainctl (the front) and bin/keychainctl-full (the program it hands most commands to), bin/keychaind, bin/git-credential-keychain, bin/docker-credential-keychain, bin/keychain-sync
+#   bin/keychainctl (the front) and bin/keychainctl-full (the program it hands most commands to), bin/keychaind, bin/keychain-sync;
+#   bin/git-credential-keychain and bin/docker-credential-keychain, links to keychainctl-full
 #       (stripped)
 #   share/bash-completion/completions/keychainctl, share/zsh/site-functions/_keychainctl,
 #   share/fish/vendor_completions.d/keychainctl.fish   (keychainctl --generate-completion-script)
@@ -100,7 +101,10 @@ fi
 
 cd "$(dirname "$0")/.."
 root="$PWD"
-products=(keychainctl keychainctl-full keychaind git-credential-keychain docker-credential-keychain keychain-sync)
+products=(keychainctl keychainctl-full keychaind keychain-sync)
+# The credential helpers are keychainctl-full under their own names (it runs as the helper its
+# name says): links, not two more copies of the engine and, in a release build, of the Swift runtime.
+helper_links=(git-credential-keychain docker-credential-keychain)
 # A release build links the Swift runtime and Foundation statically (as the .deb does): the
 # programs then run without the toolchain, and keychainctl and the credential helpers, which
 # scripts, git and docker start once per credential, skip most of the dynamic loader's work at
@@ -179,6 +183,11 @@ put_output() {
 
 for product in "${products[@]}"; do
     put_file 0755 "$prefix/bin/$product" "$(built "$product")" -s
+done
+for link in "${helper_links[@]}"; do
+    ln -sfn keychainctl-full "$prefix/bin/$link"
+    installed+=("$prefix/bin/$link")
+    echo "installed $prefix/bin/$link -> keychainctl-full"
 done
 
 # The PAM module and the helper it runs as the user logging in (docs/pam.md). The module names

@@ -50,6 +50,10 @@ grep -q "not in a sync group" <<< "$sync_said" || fail "keychainctl sync status 
 printf 'protocol=https\nhost=deb.example\nusername=bob\npassword=pw\n\n' | "${clean_env[@]}" git-credential-keychain store
 [ "$(printf 'protocol=https\nhost=deb.example\n\n' | "${clean_env[@]}" git-credential-keychain get | grep '^password=')" = password=pw ] \
     || fail "the installed git-credential-keychain does not find what it stored"
+# docker's helper, the same program under its other name.
+printf '{"ServerURL":"https://registry.deb.example","Username":"carol","Secret":"tok"}' | "${clean_env[@]}" docker-credential-keychain store
+printf 'https://registry.deb.example' | "${clean_env[@]}" docker-credential-keychain get | grep -q '"Secret":"tok"' \
+    || fail "the installed docker-credential-keychain does not find what it stored"
 for path in /usr/share/man/man1/keychainctl.1.gz /usr/share/bash-completion/completions/keychainctl \
             /usr/lib/systemd/user/keychaind.service /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service \
             /usr/share/doc/swift-keychain/examples/keychain-unlock.service /usr/share/doc/swift-keychain/copyright; do

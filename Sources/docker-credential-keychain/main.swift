@@ -9,5 +9,4 @@ import Darwin
 
 // docker's credential helper over the keychain: `"credsStore": "keychain"` in
 // ~/.docker/config.json with this binary on the PATH. docs/credential-helpers.md describes it.
-HelperIO.hardenProcess()
-exit(DockerCredentialHelper.run(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(CredentialHelperProgram.docker.run(arguments: Array(CommandLine.arguments.dropFirst())))

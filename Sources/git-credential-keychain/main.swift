@@ -9,5 +9,4 @@ import Darwin
 
 // git's credential helper over the keychain: `git config --global credential.helper keychain`
 // with this binary on the PATH. docs/credential-helpers.md describes what it stores and how.
-HelperIO.hardenProcess()
-exit(GitCredentialHelper.run(arguments: Array(CommandLine.arguments.dropFirst())))
+exit(CredentialHelperProgram.git.run(arguments: Array(CommandLine.arguments.dropFirst())))
