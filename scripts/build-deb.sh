@@ -66,16 +66,11 @@ bin="$root/.build/release"
 
 if $build; then
     start=$(date +%s)
-    # The same flags for every product (and for generate-manual, swift-argument-parser's tool
-    # that writes the manual pages), so that modules they share are built once: with the Sync
-    # trait (Package.swift) for keychain-sync, and so for all, as a change of traits recompiles
-    # every module of the package.
-    for product in "${products[@]}" generate-manual; do
-        swift build -c release --static-swift-stdlib --traits Sync --product "$product"
-    done
-    if [ -d Sources/keychain-pam-helper ]; then
-        swift build -c release --static-swift-stdlib --traits Sync --product keychain-pam-helper
-    fi
+    # The same flags for every product (scripts/build-release.sh), generate-manual included
+    # (swift-argument-parser's tool that writes the manual pages), so that modules they share
+    # are built once.
+    scripts/build-release.sh "${products[@]}" generate-manual
+    if [ -d Sources/keychain-pam-helper ]; then scripts/build-release.sh keychain-pam-helper; fi
     # keychainctl itself, the front: the same compiled modules, linked fully static.
     scripts/build-front.sh > /dev/null
     echo "build-deb.sh: release build took $(( $(date +%s) - start )) s"

@@ -4,8 +4,8 @@
 # dynamic loader, no shared library to map or bind at each start; BENCHMARKS.md section 4).
 #
 # The front's modules are compiled once, in the release build the other programs share
-# (`swift build -c release --static-swift-stdlib --traits Sync`, as scripts/build-deb.sh and
-# scripts/install.sh build it); only the link differs. Building the front with
+# (scripts/build-release.sh, which scripts/build-deb.sh and scripts/install.sh run too); only the
+# link differs. Building the front with
 # `-Xswiftc -static-executable` would change every module's flags and so compile the engine and
 # swift-crypto a second time (about 215 s of CI's 1,050 s release build on two cores). Instead this
 # runs SwiftPM's own link command for the product, read from the build description SwiftPM wrote
@@ -16,7 +16,7 @@
 # standard error.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-swift build -c release --static-swift-stdlib --traits Sync --product keychainctl >&2
+scripts/build-release.sh keychainctl
 output="$PWD/.build/front/release/keychainctl"
 mkdir -p "$(dirname "$output")"
 python3 - "$PWD/.build/release.yaml" "$output" <<'EOF'

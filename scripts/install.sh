@@ -113,14 +113,12 @@ helper_links=(git-credential-keychain docker-credential-keychain)
 # and run on the built programs for a release build (the plugin would build every product again
 # with the default flags, and SwiftPM would then rebuild every module twice); through the plugin
 # for a debug build, as before.
-# Every build passes the Sync trait (Package.swift), for keychain-sync: the same flags for all, so
-# that the modules they share are compiled once.
+# Every build passes the Sync trait (Package.swift), for keychain-sync: the same flags for all
+# (scripts/build-release.sh for a release build), so that the modules they share are compiled once.
 manuals=""
 if $build; then
     if [ "$configuration" = release ]; then
-        for product in "${products[@]}" keychain-pam-helper generate-manual; do
-            swift build -c release --static-swift-stdlib --traits Sync --product "$product"
-        done
+        scripts/build-release.sh "${products[@]}" keychain-pam-helper generate-manual
         # keychainctl itself, the front: the same compiled modules, linked fully static.
         front="$(scripts/build-front.sh)"
         manuals="$(mktemp -d)"
