@@ -209,6 +209,10 @@ rm -rf "$shlibs"
 
 size=$(du -sk --exclude=DEBIAN "$stage" | cut -f1)
 mkdir -p "$stage/DEBIAN"
+# Recommends: what keychaind and keychainctl run when present, and say so when not: a pinentry for
+# keychaind's unlock prompts (docs/secret-service.md), dbus-send for show-keychain-info's line on
+# who serves org.freedesktop.secrets (dbus-bin since Debian 12, dbus before).
+recommends="pinentry-curses | pinentry, dbus-bin | dbus"
 cat > "$stage/DEBIAN/control" <<CONTROL
 Package: swift-keychain
 Version: $version
@@ -216,6 +220,7 @@ Architecture: $arch
 Maintainer: $maintainer
 Installed-Size: $size
 Depends: $depends
+Recommends: $recommends
 Section: utils
 Priority: optional
 Description: Apple's Keychain Services for Linux: keychainctl, keychaind and credential helpers

@@ -71,6 +71,7 @@ for checkout in .build/checkouts/*/; do
         || fail "the copyright file has no licence for $(basename "$checkout")"
 done
 dpkg-deb --field "$deb" Maintainer | grep -q '<.*@.*>' || fail "the package has no maintainer address"
+dpkg-deb --field "$deb" Recommends | grep -q pinentry || fail "the package does not recommend a pinentry for keychaind's prompts"
 # The PAM module, when the package has it, comes with the helper whose path it has built in.
 module=$(dpkg -L swift-keychain | grep '/security/pam_keychain.so$' || true)
 if [ -n "$module" ]; then
