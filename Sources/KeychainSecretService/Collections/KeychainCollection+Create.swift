@@ -91,5 +91,5 @@ extension KeychainCollection {
     }
 
     /// How the sharing groups of ``distinctSharingGroup()`` begin.
-    package static let sharingGroupPrefix = "swift-keychain.secret-service."
+    static let sharingGroupPrefix = "swift-keychain.secret-service."
 }
