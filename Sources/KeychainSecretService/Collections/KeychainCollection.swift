@@ -14,7 +14,7 @@ package final class KeychainCollection: SecretCollection {
     package let label: String
     package let created: UInt64
     /// Only the group every unconfigured process shares: D-Bus clients are not told apart yet.
-    private let identity = ClientIdentity(accessGroups: [ClientIdentity.sharedGroup])
+    let identity = ClientIdentity(accessGroups: [ClientIdentity.sharedGroup])
     /// The secret of the last search that found exactly one password by its key.
     private let prefetch = SecretPrefetch()
 
@@ -135,40 +135,12 @@ package final class KeychainCollection: SecretCollection {
 
     // MARK: Writing
 
-    package func create(label: String, attributes: [String: String], secret: SecretValue,
-                        replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool) {
-        let shape = SecretItemShape(attributes)
-        let item = Self.keychainAttributes(shape, label: label, attributes: attributes, contentType: secret.contentType)
-        do {
-            let stored = try file.add(shape.itemClass, attributes: item, secret: secret.bytes, identity: identity)
-            return (Self.record(of: stored), false)
-        } catch where error.status == SecStatus.duplicateItem {
-            // The keychain holds one item per primary key (one password per service and account,
-            // as Apple's does), so an item with the same key is replaced whatever `replace` says:
-            // the alternative, refusing, would make such a set impossible to store.
-        } catch {
-            throw Self.translate(error)
-        }
-        let query = ItemQuery(itemClass: shape.itemClass, filters: Self.primaryKeyFilters(item, of: shape.itemClass))
-        do {
-            try file.update(query, changes: item, secret: secret.bytes, identity: identity)
-            guard let replaced = try file.find(query, identity: identity, limit: 1, includeSecrets: false, authorize: Self.skip).first else {
-                throw SecretCollectionError.noSuchItem
-            }
-            return (Self.record(of: replaced), true)
-        } catch let error as KeychainStoreError {
-            throw Self.translate(error)
-        } catch let error as SecretCollectionError {
-            throw error
-        } catch {
-            throw .failed("the item could not be replaced")
-        }
-    }
-
-    /// Filters that select the one item whose primary key `item` would have: each key attribute
-    /// it gives, or the default an add writes in its place. (Not its other attributes: the item
-    /// that holds the key may have been written by SecItemAdd, without our kind or label.) The
-    /// access group, `sync` and `musr` are the engine's to add.
+    /// Filters that select the items whose primary key `item` would have, their sharing group
+    /// aside: each key attribute it gives, or the default an add writes in its place. (Not its
+    /// other attributes: an item that holds the key may have been written by SecItemAdd, without
+    /// our kind or label.) The access group, `sync` and `musr` are the engine's to add. The
+    /// sharing group, which `item` never gives and which has no default, is not filtered on, so
+    /// the items ``create(label:attributes:secret:replace:)`` set apart are among the matches.
     static func primaryKeyFilters(_ item: [String: AttributeValue], of itemClass: ItemClass) -> [String: AttributeValue] {
         var filters: [String: AttributeValue] = [:]
         let engineOwned: Set<String> = [AttributeName.accessGroup, AttributeName.synchronizable, AttributeName.multiUser]
@@ -256,7 +228,7 @@ package final class KeychainCollection: SecretCollection {
     // MARK: Plumbing
 
     /// Protected items are left out of Secret Service answers rather than failing them.
-    private static func skip(_ accessControl: Data?) -> AuthorizationOutcome { .skip }
+    static func skip(_ accessControl: Data?) -> AuthorizationOutcome { .skip }
 
     private func find(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
         try findKeepingSecretsSealed(skipped: &skipped, itemClass, filters, keepSecrets: false).map(\.item)

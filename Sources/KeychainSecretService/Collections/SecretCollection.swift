@@ -64,8 +64,12 @@ package enum SecretCollectionError: Error, Sendable, Equatable {
 /// Rules every conformer follows (they are the spec's and what real clients rely on):
 /// - `search` matches exactly: every given pair must be present with exactly that value; an empty
 ///   dictionary matches every item.
-/// - `create(replace: true)` replaces only an item whose attribute set equals the given one
-///   exactly (same names, same values, no extra names); otherwise it adds a new item.
+/// - `create(replace: false)` always adds a new item, beside any with the same attributes.
+/// - `create(replace: true)` replaces an item whose attribute set equals the given one exactly
+///   (same names, same values, no extra names), the one created first when there are several;
+///   a keychain also takes an item of the same keychain key whose set contains the given one or
+///   is contained in it (``KeychainCollection/replaceable(_:_:keyFilters:)``). Otherwise it adds
+///   a new item.
 /// - Ids are stable for the item's life and never reused for another item while the process runs.
 package protocol SecretCollection: AnyObject, Sendable {
     /// Shown as the collection's `Label`.
@@ -97,7 +101,7 @@ package protocol SecretCollection: AnyObject, Sendable {
     /// Checks the password and returns the grant that opens the collection's items that need
     /// the user. A wrong password throws `.failed`.
     func grant(password: String) throws(SecretCollectionError) -> AccessGrant
-    /// Adds an item, or replaces the one with exactly these attributes when `replace` is true.
+    /// Adds an item, or with `replace` replaces the one these attributes name (the rules above).
     /// Returns the item and whether an existing one was replaced.
     func create(label: String, attributes: [String: String], secret: SecretValue,
                 replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool)
