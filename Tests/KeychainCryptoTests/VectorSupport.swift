@@ -39,8 +39,13 @@ func openssl(_ arguments: [String], input: Data) throws -> (status: Int32, outpu
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
     process.arguments = arguments
-    process.standardInput = try FileHandle(forReadingFrom: inputFile)
+    // Every descriptor closed here, not when Foundation lets go of the process (see
+    // Tests/Support/ProcessHandles.swift for why the count matters).
+    let input = try FileHandle(forReadingFrom: inputFile)
+    defer { try? input.close() }
+    process.standardInput = input
     let output = Pipe()
+    defer { try? output.fileHandleForReading.close() }
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()

@@ -218,9 +218,9 @@ final class DaemonSandbox: @unchecked Sendable {
         process.arguments = arguments
         process.environment = environment.merging(extra) { $1 }
         process.currentDirectoryURL = home
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
+        let handles = try ProcessHandles(input: inURL, output: outURL, errors: errURL)
+        defer { handles.close() }
+        handles.attach(to: process)
         try process.run()
         let exit = process.waitForExit()
         return ClientResult(status: exit.terminationStatus,

@@ -38,6 +38,8 @@ struct HelperRunner {
         let output = try FileHandle(forWritingTo: outURL)
         let errors = try FileHandle(forWritingTo: errURL)
         let process = Process()
+        // Closed here, not when Foundation lets go of the process (Tests/Support/ProcessHandles.swift).
+        var closeAfterwards: [FileHandle] = []
         if stdin == nil {
             // Foundation cannot start a process with descriptor 0 closed; the shell can.
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
@@ -45,7 +47,9 @@ struct HelperRunner {
         } else {
             process.executableURL = executable
             process.arguments = arguments
-            process.standardInput = try FileHandle(forReadingFrom: inURL)
+            let input = try FileHandle(forReadingFrom: inURL)
+            process.standardInput = input
+            closeAfterwards.append(input)
         }
         process.environment = sandbox.environment.merging(["GIT_CONFIG_NOSYSTEM": "1", "GIT_TERMINAL_PROMPT": "0"]) { $1 }
             .merging(extra) { $1 }
@@ -60,6 +64,7 @@ struct HelperRunner {
         process.waitUntilExit()
         try output.close()
         try errors.close()
+        for handle in closeAfterwards { try? handle.close() }
         #expect(!hung, "\(executable.lastPathComponent) \(arguments) did not finish in \(Self.deadline) s")
         return CLIResult(status: process.terminationStatus,
                          stdoutData: (try? Data(contentsOf: outURL)) ?? Data(),

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -57,9 +58,9 @@ enum PAMEnvironment {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.standardInput = try FileHandle(forReadingFrom: inURL)
-        process.standardOutput = try FileHandle(forWritingTo: outURL)
-        process.standardError = try FileHandle(forWritingTo: errURL)
+        let handles = try ProcessHandles(input: inURL, output: outURL, errors: errURL)
+        defer { handles.close() }
+        handles.attach(to: process)
         try process.run()
         let exit = process.waitForExit()
         let result = CLIResult(status: exit.terminationStatus, stdoutData: (try? Data(contentsOf: outURL)) ?? Data(),
