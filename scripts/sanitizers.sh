@@ -34,13 +34,15 @@ export SWIFT_BACKTRACE="enable=no"
 # AddressSanitizer looks for memory errors, which live where Swift meets C or raw memory: the
 # engine over SQLite and the kernel keyring, the key and certificate code over DER bytes, our own
 # big numbers, the D-Bus codec over libdbus, the GVariant reader, the terminal reader. So: every
-# unit target, and the end-to-end suites that feed the engine hostile input (RobustnessTests: 10,000
+# unit target but KeychainKitTests (KeychainKit is Swift with no unsafe pointer, over the
+# KeychainServices layer its own suites run here), and the end-to-end suites that feed the engine hostile input (RobustnessTests: 10,000
 # malformed dictionaries; TamperingTests and AtRestTests: damaged and inspected files).
 #
 # ThreadSanitizer looks for data races, which live where threads share state: the engine's
 # connections and locks, KeychainKit's executor and async calls (these drive the SecItem layer
-# from many tasks at once), LocalAuthentication's contexts, the D-Bus connection's threads and the
-# Secret Service's model. Its reports are about one process, so the suites that race processes
+# from many tasks at once), the D-Bus connection's threads and the Secret Service's model.
+# KeychainAuthenticationTests are not among them: KeychainAuthentication keeps no state shared
+# between threads (no lock, no unchecked Sendable), and its suites spend their time in scrypt. Its reports are about one process, so the suites that race processes
 # against each other (ConcurrencyTests, LockSharingTests, CrossProcessVisibilityTests) prove what
 # they prove in the plain run, where their workers run at full speed; so do KeychainServicesTests
 # (single-threaded rules of Apple's API, 400 tests) and KeychainCryptoTests (arithmetic on one
@@ -57,9 +59,8 @@ export SWIFT_BACKTRACE="enable=no"
 # the sync suites start a PostgreSQL server and keychain-sync processes, and run in the plain run.
 # The rules for synchronizable items and their local tombstones (RulesTombstoneTests and the other
 # KeychainServices rule suites) still run under AddressSanitizer.
-unit_targets='KeychainStoreTests|KeychainServicesTests|KeychainCryptoTests|KeychainKitTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests'
-selected_address="^(${unit_targets})\\.|^EndToEndTests\\.(RobustnessTests|TamperingTests|AtRestTests)"
-selected_thread='^(KeychainStoreTests|KeychainKitTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests)\.'
+selected_address="^(KeychainStoreTests|KeychainServicesTests|KeychainCryptoTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests)\\.|^EndToEndTests\\.(RobustnessTests|TamperingTests|AtRestTests)"
+selected_thread='^(KeychainStoreTests|KeychainKitTests|KeychainDBusTests|KeychainSecretServiceTests)\.'
 skipped_under_sanitizers='SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
 # gnome-keyring's file format is read on one thread; its bit-flip and truncation suites (thousands of
 # KDF runs) took most of the Secret Service target's time under ThreadSanitizer, and

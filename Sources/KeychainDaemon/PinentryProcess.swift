@@ -174,7 +174,8 @@ final class PinentryProcess {
     /// Kills the pinentry's whole session (a script's children too) and records why.
     private func fail(_ reason: String) {
         failure = reason
-        kill(-processID, SIGKILL)
+        // Once reaped, its process group id may name someone else's group: leave it alone.
+        if !reaped { kill(-processID, SIGKILL) }
     }
 
     private static func milliseconds(_ duration: Duration) -> Int32 {

@@ -42,7 +42,7 @@ struct ListKeychains: ParsableCommand {
         let searched = target.url.standardizedFileURL.path
         let others = KeychainSession.allExisting().map(\.url.standardizedFileURL.path).filter { $0 != searched }
         if !others.isEmpty {
-            Console.err("keychainctl: not in the search list, used only when named: "
+            Console.err("\(Console.programName): not in the search list, used only when named: "
                         + others.map { SecurityFormat.buffer(Array($0.utf8)) }.joined(separator: ", ") + "\n")
         }
     }
