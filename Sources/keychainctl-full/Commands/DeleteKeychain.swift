@@ -34,14 +34,10 @@ struct DeleteKeychain: ParsableCommand {
             // Its keys leave the kernel keyring with it; a file that no longer opens (damaged,
             // another device key) is deleted all the same.
             let file = KeychainSession.close(target.url) ?? (try? KeychainFile.open(at: target.url, create: false))
-            file?.forgetSharedUnlockState()
-            for file in [path, path + "-wal", path + "-shm", path + "-journal"]
-            where FileManager.default.fileExists(atPath: file) {
-                do {
-                    try FileManager.default.removeItem(atPath: file)
-                } catch {
-                    throw CommandFailure.status(errSecIO, context)
-                }
+            do {
+                try KeychainFile.deleteKeychain(at: target.url, open: file)
+            } catch {
+                throw CommandFailure.status(errSecIO, context)
             }
         }
     }
