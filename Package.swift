@@ -141,6 +141,7 @@ let package = Package(
             name: "KeychainSecretService",
             dependencies: [
                 "KeychainStore",
+                "KeychainLocking",
                 "CKeychainSystem",
                 "KeychainCrypto",  // the DH group of the sessions
                 .product(name: "Crypto", package: "swift-crypto"),

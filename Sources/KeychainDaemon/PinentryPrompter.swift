@@ -3,15 +3,19 @@ import Foundation
 import Glibc
 #endif
 
-/// What a prompt asks a person.
+/// What a prompt asks a person: a password, or (with `confirmation`) a yes or no.
 package struct PasswordRequest: Sendable {
     package var description: String
     /// Shown above the field after a wrong try.
     package var error: String?
+    /// Asks the person to confirm rather than to type a password; the text of the button that
+    /// says yes (pinentry's `CONFIRM` with `SETOK`). The answer is `.confirmed` or `.cancelled`.
+    package var confirmation: String?
 
-    package init(description: String, error: String? = nil) {
+    package init(description: String, error: String? = nil, confirmation: String? = nil) {
         self.description = description
         self.error = error
+        self.confirmation = confirmation
     }
 }
 
@@ -19,6 +23,8 @@ package struct PasswordRequest: Sendable {
 /// password.
 package enum PasswordAnswer: Sendable, CustomStringConvertible {
     case password(String)
+    /// The person said yes to a confirmation.
+    case confirmed
     case cancelled
     /// No prompt could be shown (no pinentry program, no terminal or display); the reason says why.
     case unavailable(String)
@@ -26,6 +32,7 @@ package enum PasswordAnswer: Sendable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .password: return "password(<hidden>)"
+        case .confirmed: return "confirmed"
         case .cancelled: return "cancelled"
         case .unavailable(let reason): return "unavailable(\(reason))"
         }
@@ -115,19 +122,25 @@ package struct PinentryPrompter: PasswordPrompter {
             return false
         }
         guard expectOK() else { return ended("\(name) did not greet") }
-        var commands = ["SETTITLE swift-keychain", "SETDESC \(Self.escaped(request.description))", "SETPROMPT Password:"]
+        var commands = ["SETTITLE swift-keychain", "SETDESC \(Self.escaped(request.description))"]
+        if let confirmation = request.confirmation {
+            commands.append("SETOK \(Self.escaped(confirmation))")
+        } else {
+            commands.append("SETPROMPT Password:")
+        }
         if let error = request.error { commands.append("SETERROR \(Self.escaped(error))") }
         for command in commands {
             pinentry.sendLine(command)
             guard expectOK() else { return ended("\(name) refused a setting") }
         }
-        pinentry.sendLine("GETPIN")
+        pinentry.sendLine(request.confirmation == nil ? "GETPIN" : "CONFIRM")
         var password: String?
         while let line = reader.next() {
             if line.hasPrefix("D ") {
                 password = Self.unescaped(String(line.dropFirst(2)))
             } else if line.hasPrefix("OK") {
                 pinentry.sendLine("BYE")
+                if request.confirmation != nil { return .confirmed }
                 return .password(password ?? "")
             } else if line.hasPrefix("ERR") {
                 pinentry.sendLine("BYE")

@@ -8,10 +8,7 @@ extension SecretService {
         SecretServiceNames.collectionInterface,
         methods: [
             DBusMethod("Delete", out: [DBusArgument("prompt", "o")]) { call in
-                call.inCollection { _, _ in
-                    .failure(SecretServiceError.notSupported,
-                             "This collection is a keychain (or the session): delete keychains with 'keychainctl delete-keychain'")
-                }
+                call.inCollection { name, _ in call.service.deleteCollection(name, caller: call.sender) }
             },
             DBusMethod("SearchItems", in: [DBusArgument("attributes", "a{ss}")], out: [DBusArgument("results", "ao")]) { call in
                 guard let attributes = call.arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
@@ -25,7 +22,10 @@ extension SecretService {
         ],
         properties: [
             DBusProperty(SecretServiceProperties.items, "ao") { .objectPaths($0.items) },
-            DBusProperty(SecretServiceProperties.label, "s") { .string($0.collection.label) },
+            DBusProperty(SecretServiceProperties.label, "s", read: { .string($0.collection.label) }) { call, _, value in
+                guard let label = value.stringValue else { return .invalidArguments("Label is a string") }
+                return call.inCollection { name, collection in call.service.setCollectionLabel(label, of: name, collection) }
+            },
             DBusProperty(SecretServiceProperties.locked, "b") { .boolean($0.collection.isLocked) },
             DBusProperty(SecretServiceProperties.created, "t") { .uint64($0.collection.created) },
             DBusProperty(SecretServiceProperties.modified, "t") { .uint64($0.collection.modified) },
@@ -84,15 +84,44 @@ extension SecretService {
             return .invalidArguments("the secret could not be decrypted with this session")
         }
         let contentType = secret.contentType.isEmpty ? "text/plain" : secret.contentType
-        do {
-            let (record, replaced) = try collection.create(label: label, attributes: attributes,
-                                                          secret: SecretValue(bytes: bytes, contentType: contentType), replace: replace)
-            let path = SecretObjectPath.itemPath(collection: name, id: record.id)
-            collectionChanged(name, item: path, signal: replaced ? SecretServiceSignals.itemChanged : SecretServiceSignals.itemCreated)
-            return .values([.objectPath(path), .objectPath(SecretServiceNames.noObject)])
-        } catch {
-            return reply(for: error, path: call.path)
+        return signallingOwnChange(in: name, collection) {
+            do throws(SecretCollectionError) {
+                let (record, replaced) = try collection.create(label: label, attributes: attributes,
+                                                              secret: SecretValue(bytes: bytes, contentType: contentType), replace: replace)
+                let path = SecretObjectPath.itemPath(collection: name, id: record.id)
+                collectionChanged(name, item: path, signal: replaced ? SecretServiceSignals.itemChanged : SecretServiceSignals.itemCreated)
+                return (.values([.objectPath(path), .objectPath(SecretServiceNames.noObject)]), [record.id])
+            } catch {
+                return (reply(for: error, path: call.path), [])
+            }
         }
+    }
+
+    /// Deleting a collection asks the person first: the prompt's `Completed` says whether it
+    /// went. The session collection, which lives as long as keychaind, is not deleted.
+    private func deleteCollection(_ name: String, caller: String) -> DBusReply {
+        guard name != SecretServiceNames.sessionCollection else {
+            return .failure(SecretServiceError.notSupported, "The session collection lasts as long as keychaind: delete its items instead")
+        }
+        guard let prompt = newPrompt(owner: caller, action: .deleteCollection(name)) else {
+            return .failure(SecretServiceError.failed, "Too many prompts are waiting for this client")
+        }
+        return .values([.objectPath(prompt)])
+    }
+
+    private func setCollectionLabel(_ label: String, of name: String, _ collection: any SecretCollection) -> DBusReply {
+        if let problem = checkAttributes([:], label: label) { return .invalidArguments(problem) }
+        do {
+            try collection.setLabel(label)
+        } catch {
+            return reply(for: error, path: SecretObjectPath.collectionPath(name))
+        }
+        let path = SecretObjectPath.collectionPath(name)
+        emit(path, SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
+             [.string(SecretServiceNames.collectionInterface), .properties([(SecretServiceProperties.label, .string(collection.label))]),
+              .array(elementSignature: "s", [])])
+        emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionChanged, [.objectPath(path)])
+        return .empty
     }
 
     /// Why an attribute set or label is refused, or nil.

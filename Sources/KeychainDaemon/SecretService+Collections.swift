@@ -18,6 +18,7 @@ extension SecretService {
     @discardableResult
     package func serve(_ collection: any SecretCollection, named name: String) -> Bool {
         guard state.withLock({ $0.add(collection, named: name) }) else { return false }
+        sight(collection, named: name)
         emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionCreated,
              [.objectPath(SecretObjectPath.collectionPath(name))])
         return true
@@ -31,7 +32,8 @@ extension SecretService {
     @discardableResult
     package func withdraw(named name: String) -> (any SecretCollection)? {
         guard name != SecretServiceNames.sessionCollection,
-              let removed = state.withLock({ $0.remove(named: name) }) else { return nil }
+              let (removed, aliasesCleared) = state.withLock({ $0.remove(named: name) }) else { return nil }
+        if aliasesCleared { saveAliases() }
         emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionDeleted,
              [.objectPath(SecretObjectPath.collectionPath(name))])
         return removed

@@ -61,7 +61,8 @@ extension SecretService {
         do {
             let record = try collection.item(id: id, grant: grant(for: call.sender, item: canonical))
             return .success(ItemProperties(locked: collection.isLocked, record: record))
-        } catch .locked where !collection.isLocked {
+        } catch .locked {
+            // Locked by itself (it needs the user) or with its collection: nothing but that shows.
             return .success(ItemProperties(locked: true, record: SecretItemRecord(id: id, label: "", attributes: [:], created: 0, modified: 0)))
         } catch {
             return .failure(Self.refusal(for: error, path: call.path))
@@ -74,16 +75,19 @@ extension SecretService {
         guard case .item(_, let id) = call.object, case .success(let (collectionName, collection)) = call.resolvedCollection() else {
             return noSuchObject(call.path)
         }
-        do {
-            try change(collection, id)
-        } catch {
-            return reply(for: error, path: call.path)
+        return signallingOwnChange(in: collectionName, collection) {
+            do throws(SecretCollectionError) {
+                try change(collection, id)
+            } catch {
+                return (reply(for: error, path: call.path), [])
+            }
+            let itemPath = SecretObjectPath.itemPath(collection: collectionName, id: id)
+            emit(itemPath, SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
+                 [.string(SecretServiceNames.itemInterface), .properties([]),
+                  .array(elementSignature: "s", [.string(name), .string(SecretServiceProperties.modified)])])
+            collectionChanged(collectionName, item: itemPath, signal: SecretServiceSignals.itemChanged)
+            return (.empty, [id])
         }
-        let itemPath = SecretObjectPath.itemPath(collection: collectionName, id: id)
-        emit(itemPath, SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
-             [.string(SecretServiceNames.itemInterface), .properties([]), .array(elementSignature: "s", [.string(name), .string(SecretServiceProperties.modified)])])
-        collectionChanged(collectionName, item: itemPath, signal: SecretServiceSignals.itemChanged)
-        return .empty
     }
 
     private func getSecret(_ id: String, in name: String, _ collection: any SecretCollection, _ call: DBusMethodCall) -> DBusReply {
@@ -111,25 +115,29 @@ extension SecretService {
               let bytes = try? session.decode(parameters: secret.parameters, value: secret.value) else {
             return .invalidArguments("the secret could not be decrypted with this session")
         }
-        do {
-            try collection.setSecret(id: id, SecretValue(bytes: bytes, contentType: secret.contentType.isEmpty ? "text/plain" : secret.contentType))
-            collectionChanged(name, item: SecretObjectPath.itemPath(collection: name, id: id), signal: SecretServiceSignals.itemChanged)
-            return .empty
-        } catch {
-            return reply(for: error, path: call.path)
+        return signallingOwnChange(in: name, collection) {
+            do throws(SecretCollectionError) {
+                try collection.setSecret(id: id, SecretValue(bytes: bytes, contentType: secret.contentType.isEmpty ? "text/plain" : secret.contentType))
+                collectionChanged(name, item: SecretObjectPath.itemPath(collection: name, id: id), signal: SecretServiceSignals.itemChanged)
+                return (.empty, [id])
+            } catch {
+                return (reply(for: error, path: call.path), [])
+            }
         }
     }
 
     private func deleteItem(_ id: String, in name: String, _ collection: any SecretCollection, caller: String, path: String) -> DBusReply {
         let canonicalPath = SecretObjectPath.itemPath(collection: name, id: id)
-        do {
-            // An item that needs the user is locked for a client without a prompt's grant:
-            // `IsLocked` here as for GetSecret, and `Unlock` on it prompts first.
-            try collection.delete(id: id, grant: grant(for: caller, item: canonicalPath))
-            collectionChanged(name, item: canonicalPath, signal: SecretServiceSignals.itemDeleted)
-            return .values([.objectPath(SecretServiceNames.noObject)])
-        } catch {
-            return reply(for: error, path: path)
+        return signallingOwnChange(in: name, collection) {
+            do throws(SecretCollectionError) {
+                // An item that needs the user is locked for a client without a prompt's grant:
+                // `IsLocked` here as for GetSecret, and `Unlock` on it prompts first.
+                try collection.delete(id: id, grant: grant(for: caller, item: canonicalPath))
+                collectionChanged(name, item: canonicalPath, signal: SecretServiceSignals.itemDeleted)
+                return (.values([.objectPath(SecretServiceNames.noObject)]), [id])
+            } catch {
+                return (reply(for: error, path: path), [])
+            }
         }
     }
 }

@@ -8,6 +8,10 @@ struct PendingPrompt {
         /// Unlock these collections, open these items (canonical paths) that need the user for
         /// the prompt's owner, then report which of these objects are unlocked.
         case unlock(collections: [String], items: [String], objects: [String])
+        /// Ask for a new collection's password (none when left empty), then make it.
+        case createCollection(label: String, alias: String)
+        /// Ask whether the collection may be deleted, then delete it.
+        case deleteCollection(String)
     }
 
     let owner: String
@@ -87,6 +91,8 @@ extension SecretService {
         switch action {
         case .unlock(let names, let items, _):
             return !items.isEmpty || names.contains { collection($0)?.isLocked == true }
+        case .createCollection, .deleteCollection:
+            return true
         }
     }
 
@@ -120,7 +126,64 @@ extension SecretService {
                 return !collection.isLocked
             }
             return (false, .objectPaths(unlocked))
+        case .createCollection(let label, let alias):
+            let shown = label.isEmpty ? alias : label
+            guard let password = askForNewPassword(label: shown, program: program) else {
+                logger.info("a prompt to create a collection was dismissed")
+                return (true, .objectPath(SecretServiceNames.noObject))
+            }
+            guard let path = createCollection(label: label, alias: alias, password: password.isEmpty ? nil : password) else {
+                logger.error("no keychain could be made for a new collection")
+                return (true, .objectPath(SecretServiceNames.noObject))
+            }
+            return (false, .objectPath(path))
+        case .deleteCollection(let name):
+            guard let collection = collection(name) else { return (true, .objectPath(SecretServiceNames.noObject)) }
+            let request = PasswordRequest(
+                description: "\(program) wants to delete the keychain \u{201C}\(collection.label)\u{201D} and every item in it. This cannot be undone.",
+                confirmation: "Delete")
+            guard case .confirmed = ask(request) else {
+                logger.info("a prompt to delete a collection was dismissed", metadata: ["collection": "\(name)"])
+                return (true, .objectPath(SecretServiceNames.noObject))
+            }
+            do {
+                try collection.deleteAll()
+            } catch {
+                logger.error("a collection could not be deleted", metadata: ["collection": "\(name)"])
+                return (true, .objectPath(SecretServiceNames.noObject))
+            }
+            withdraw(named: name)
+            logger.info("deleted a collection", metadata: ["collection": "\(name)"])
+            return (false, .objectPath(SecretServiceNames.noObject))
         }
+    }
+
+    /// Asks for a new keychain's password, twice, until both agree; an empty first answer means
+    /// no password. Nil when the person cancels, no prompt can be shown, or the tries run out.
+    private func askForNewPassword(label: String, program: String) -> String? {
+        var error: String?
+        for _ in 0..<Self.promptTries {
+            let first = ask(PasswordRequest(
+                description: "\(program) wants to create the keychain \u{201C}\(label)\u{201D}. Choose its password, or leave it empty for none.",
+                error: error))
+            guard case .password(let password) = first else { return nil }
+            if password.isEmpty { return "" }
+            guard case .password(let again) = ask(PasswordRequest(description: "Type the password of the keychain \u{201C}\(label)\u{201D} again.")) else {
+                return nil
+            }
+            if again == password { return password }
+            error = "The two passwords were not the same. Try again."
+        }
+        return nil
+    }
+
+    /// One question to the person; a prompt that cannot be shown is logged with its reason.
+    private func ask(_ request: PasswordRequest) -> PasswordAnswer {
+        let answer = prompter.askPassword(request)
+        if case .unavailable(let reason) = answer {
+            logger.warning("no prompt could be shown", metadata: ["reason": "\(reason)"])
+        }
+        return answer
     }
 
     /// Asks for the keychain password, as for an unlock, to open an item that needs the user
@@ -144,17 +207,10 @@ extension SecretService {
     private func askForPassword<T>(_ description: String, attempt: (String) -> T?) -> T? {
         var error: String?
         for _ in 0..<Self.promptTries {
-            switch prompter.askPassword(PasswordRequest(description: description, error: error)) {
-            case .password(let password):
-                if let accepted = attempt(password) { return accepted }
-                logger.notice("a wrong keychain password was typed at a prompt")
-                error = "That is not the keychain's password. Try again."
-            case .cancelled:
-                return nil
-            case .unavailable(let reason):
-                logger.warning("no prompt could be shown", metadata: ["reason": "\(reason)"])
-                return nil
-            }
+            guard case .password(let password) = ask(PasswordRequest(description: description, error: error)) else { return nil }
+            if let accepted = attempt(password) { return accepted }
+            logger.notice("a wrong keychain password was typed at a prompt")
+            error = "That is not the keychain's password. Try again."
         }
         return nil
     }

@@ -15,7 +15,7 @@ extension SecretService {
             DBusMethod("CreateCollection", in: [DBusArgument("properties", "a{sv}"), DBusArgument("alias", "s")],
                        out: [DBusArgument("collection", "o"), DBusArgument("prompt", "o")]) { call in
                 guard let properties = call.arguments[0].propertyDictionary else { return .invalidArguments("expected a{sv}") }
-                return call.service.createCollection(properties, alias: call.arguments[1].stringValue ?? "")
+                return call.service.createCollection(properties, alias: call.arguments[1].stringValue ?? "", caller: call.sender)
             },
             DBusMethod("SearchItems", in: [DBusArgument("attributes", "a{ss}")],
                        out: [DBusArgument("unlocked", "ao"), DBusArgument("locked", "ao")]) { call in
@@ -153,7 +153,11 @@ extension SecretService {
         var protectedItems: [String] = []
         for path in objects {
             guard let name = owningCollection(path), let collection = collection(name) else { continue }
-            if collection.isLocked {
+            if collection.isLocked, collection.unlockWithoutPassword() {
+                // Locked for D-Bus clients alone (it has no password): nothing to ask.
+                emitLockedChanged(name)
+                unlocked.append(path)
+            } else if collection.isLocked {
                 waiting.append(path)
                 if !lockedCollections.contains(name) { lockedCollections.append(name) }
             } else if case .item(_, let id)? = SecretObjectPath(path), itemIsLocked(collection, name: name, id: id, client: caller) {
@@ -190,6 +194,7 @@ extension SecretService {
 
     func emitLockedChanged(_ name: String) {
         guard let collection = collection(name) else { return }
+        noteLockState(name, collection.isLocked)
         emit(SecretObjectPath.collectionPath(name), SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
              [.string(SecretServiceNames.collectionInterface), .properties([(SecretServiceProperties.locked, .boolean(collection.isLocked))]),
               .array(elementSignature: "s", [])])
@@ -201,51 +206,92 @@ extension SecretService {
         guard !alias.isEmpty, alias.utf8.allSatisfy(SecretObjectPath.isPathElementByte) else {
             return .invalidArguments("an alias is made of letters, digits and underscores")
         }
-        guard SecretServiceNames.builtInAliases[alias] == nil else {
+        guard !SecretServiceNames.fixedAliases.contains(alias) else {
             return .failure(SecretServiceError.notSupported, "The alias '\(alias)' is fixed to the login keychain or the session")
         }
         if path == SecretServiceNames.noObject {
             state.withLock { $0.aliases[alias] = nil }
+            saveAliases()
             return .empty
         }
         guard case .collection(let reference)? = SecretObjectPath(path), let name = resolve(reference) else {
             return noSuchObject(path)
         }
         state.withLock { $0.aliases[alias] = name }
+        saveAliases()
         return .empty
     }
 
     /// A new collection is a new keychain file in the keychains folder, named after the label
-    /// (letters, digits and `_`), with no password, as `keychainctl create-keychain` would make it.
-    /// An alias or a name that already exists returns that collection, as the spec wants. A
+    /// (letters, digits and `_`; `_2`, `_3`, … when that name is taken), made once the person
+    /// has chosen its password at the prompt this returns (or none, by leaving it empty). An
+    /// alias that names a collection returns that collection at once, as the spec wants. A
     /// built-in alias whose collection is not served (`default` while the login keychain's file
-    /// is missing, as libsecret asks before storing) makes that collection: the login keychain,
-    /// created on first use as by any program that stores an item.
-    private func createCollection(_ properties: [String: DBusValue], alias: String) -> DBusReply {
+    /// is missing, as libsecret asks before storing) makes the login keychain at once, without a
+    /// password, as any program that stores an item would.
+    private func createCollection(_ properties: [String: DBusValue], alias: String, caller: String) -> DBusReply {
         let noPrompt = DBusValue.objectPath(SecretServiceNames.noObject)
         if !alias.isEmpty, let name = resolve(.alias(alias)) {
             return .values([.objectPath(SecretObjectPath.collectionPath(name)), noPrompt])
         }
-        var label = properties[SecretServiceNames.collectionLabelProperty]?.stringValue ?? ""
-        var name = Self.collectionName(label: label, alias: alias)
-        if let builtIn = SecretServiceNames.builtInAliases[alias] {
-            name = builtIn
-            label = builtIn == SecretServiceNames.loginCollection ? SecretServiceNames.loginLabel : ""
+        if SecretServiceNames.builtInAliases[alias] == SecretServiceNames.loginCollection {
+            return makeLoginCollection()
         }
-        guard !name.isEmpty else { return .invalidArguments("a new collection needs a Label or an alias") }
-        if resolve(.name(name)) == nil {
-            guard let collection = makeCollection(name, label.isEmpty ? name : label) else {
-                return .failure(SecretServiceError.failed, "The keychain for the collection '\(name)' could not be created")
-            }
-            if serve(collection, named: name) {
-                logger.info("created a collection", metadata: ["collection": "\(name)"])
-            }
+        let label = properties[SecretServiceNames.collectionLabelProperty]?.stringValue ?? ""
+        if let problem = checkAttributes([:], label: label) { return .invalidArguments(problem) }
+        guard !Self.collectionName(label: label, alias: alias).isEmpty else {
+            return .invalidArguments("a new collection needs a Label or an alias")
         }
-        if !alias.isEmpty, SecretServiceNames.builtInAliases[alias] == nil, alias.utf8.allSatisfy(SecretObjectPath.isPathElementByte) {
-            state.withLock { $0.aliases[alias] = name }
+        guard alias.utf8.allSatisfy(SecretObjectPath.isPathElementByte) else {
+            return .invalidArguments("an alias is made of letters, digits and underscores")
         }
-        return .values([.objectPath(SecretObjectPath.collectionPath(name)), noPrompt])
+        guard let prompt = newPrompt(owner: caller, action: .createCollection(label: label, alias: alias)) else {
+            return .failure(SecretServiceError.failed, "Too many prompts are waiting for this client")
+        }
+        return .values([noPrompt, .objectPath(prompt)])
     }
+
+    private func makeLoginCollection() -> DBusReply {
+        let name = SecretServiceNames.loginCollection
+        if resolve(.name(name)) == nil {
+            guard case .created(let collection) = makeCollection(name, SecretServiceNames.loginLabel, nil) else {
+                return .failure(SecretServiceError.failed, "The login keychain could not be created")
+            }
+            if serve(collection, named: name) { logger.info("created a collection", metadata: ["collection": "\(name)"]) }
+        }
+        return .values([.objectPath(SecretObjectPath.collectionPath(name)), .objectPath(SecretServiceNames.noObject)])
+    }
+
+    /// Makes and serves the collection a `CreateCollection` prompt was answered for: under the
+    /// first free name derived from its label, with the password chosen (nil: none). Its path,
+    /// or nil when no keychain could be made.
+    func createCollection(label: String, alias: String, password: String?) -> String? {
+        let base = Self.collectionName(label: label, alias: alias)
+        for number in 1...Self.collectionNameTries {
+            let name = number == 1 ? base : "\(base)_\(number)"
+            guard !SecretServiceNames.reservedCollectionNames.contains(name), resolve(.name(name)) == nil else { continue }
+            switch makeCollection(name, label.isEmpty ? name : label, password) {
+            case .nameTaken:
+                continue
+            case .failed:
+                return nil
+            case .created(let collection):
+                if !label.isEmpty { try? collection.setLabel(label) }
+                // The folder's watch may have served the new file already, under this name.
+                guard serve(collection, named: name) || self.collection(name) != nil else { return nil }
+                logger.info("created a collection", metadata: ["collection": "\(name)"])
+                if !alias.isEmpty {
+                    state.withLock { $0.aliases[alias] = name }
+                    saveAliases()
+                }
+                return SecretObjectPath.collectionPath(name)
+            }
+        }
+        return nil
+    }
+
+    /// How many names `CreateCollection` tries before it gives up (`work`, `work_2`, …).
+    static let collectionNameTries = 100
 
     /// A collection's name: its label (else its alias) lowercased, with every character that
     /// cannot stand in an object path turned into `_`, at most 64 of them.

@@ -22,8 +22,13 @@ package final class SecretService: Sendable {
     let limits: Limits
     /// The Unix user whose programs may call (the one keychaind runs as: whose keychain it serves).
     let servedUser = UInt32(geteuid())
-    /// Makes the collection `CreateCollection` asks for (a new keychain file), or nil if it cannot.
-    let makeCollection: @Sendable (_ name: String, _ label: String) -> (any SecretCollection)?
+    /// Makes the collection `CreateCollection` asks for (a new keychain file, with the password
+    /// given, if any).
+    let makeCollection: @Sendable (_ name: String, _ label: String, _ password: String?) -> CollectionCreation
+    /// Where the aliases clients set are kept (nil: for as long as the daemon runs).
+    let aliasFile: AliasFile?
+    /// What the daemon last saw of each watched collection (``noticeChangesFromOtherDoors()``).
+    let sightings = Locked<[String: CollectionSighting]>([:])
     /// Asked to look again for collections when a call names one that is not served
     /// (``onMissingCollection(_:)``).
     let missingCollectionHook = Locked<(@Sendable () -> Void)?>(nil)
@@ -42,16 +47,34 @@ package final class SecretService: Sendable {
     /// - Parameters:
     ///   - collections: name and collection, in the order `Collections` lists them; must include
     ///     ``SecretServiceNames/loginCollection`` and ``SecretServiceNames/sessionCollection``.
-    ///   - makeCollection: makes a new collection for `CreateCollection` (nil: refused).
+    ///   - makeCollection: makes a new collection for `CreateCollection` (by default: refused).
+    ///   - aliasFile: where aliases set by clients are kept across restarts (nil: in memory).
     package init(connection: DBusConnection, collections: [(String, any SecretCollection)], prompter: any PasswordPrompter,
-                 logger: Logger, limits: Limits = Limits(),
-                 makeCollection: @escaping @Sendable (_ name: String, _ label: String) -> (any SecretCollection)? = { _, _ in nil }) {
+                 logger: Logger, limits: Limits = Limits(), aliasFile: AliasFile? = nil,
+                 makeCollection: @escaping @Sendable (_ name: String, _ label: String, _ password: String?) -> CollectionCreation
+                     = { _, _, _ in .failed }) {
         self.connection = connection
         self.makeCollection = makeCollection
         self.prompter = prompter
         self.logger = logger
         self.limits = limits
-        self.state = Locked(ServiceState(collections: collections))
+        self.aliasFile = aliasFile
+        var state = ServiceState(collections: collections)
+        state.aliases = aliasFile?.load() ?? [:]
+        self.state = Locked(state)
+        for (name, collection) in collections { sight(collection, named: name) }
+    }
+
+    /// Writes the aliases clients set to ``aliasFile``; a failure is logged (the aliases still
+    /// hold until the daemon exits).
+    func saveAliases() {
+        guard let aliasFile else { return }
+        let aliases = state.withLock { $0.aliases }
+        do {
+            try aliasFile.save(aliases)
+        } catch {
+            logger.warning("the aliases could not be saved", metadata: ["path": "\(aliasFile.url.path)"])
+        }
     }
 
     /// Starts answering calls under the service's root and forgetting the sessions and prompts of
@@ -164,6 +187,14 @@ package final class SecretService: Sendable {
     }
 }
 
+/// What making a collection for `CreateCollection` came to.
+package enum CollectionCreation {
+    case created(any SecretCollection)
+    /// A keychain of that name exists (served or not): another name is tried.
+    case nameTaken
+    case failed
+}
+
 /// What the service holds between calls.
 struct ServiceState {
     /// Collections by name, and the order `Collections` lists them in (every search walks them in
@@ -202,16 +233,17 @@ struct ServiceState {
     }
 
     /// Removes the collection `name` with what refers to it (aliases set to it, grants for its
-    /// items); the collection, or nil if there was none.
-    mutating func remove(named name: String) -> (any SecretCollection)? {
+    /// items); the collection and whether aliases went with it, or nil if there was none.
+    mutating func remove(named name: String) -> (collection: any SecretCollection, aliasesCleared: Bool)? {
         guard let removed = collections.removeValue(forKey: name) else { return nil }
         collectionOrder.removeAll { $0.name == name }
+        let aliasCount = aliases.count
         aliases = aliases.filter { $0.value != name }
         let itemPrefix = SecretObjectPath.collectionPath(name) + "/"
         for client in grants.keys {
             grants[client] = grants[client]?.filter { !$0.key.hasPrefix(itemPrefix) }
         }
-        return removed
+        return (removed, aliases.count != aliasCount)
     }
 
     func resolve(_ reference: SecretObjectPath.CollectionReference) -> String? {

@@ -34,8 +34,14 @@ package enum SecretServiceNames {
     package static let sessionCollection = "session"
     /// The login keychain's collection label.
     package static let loginLabel = "Login"
-    /// Aliases every client expects: `default` and `login` are the login keychain.
-    package static let builtInAliases = ["default": loginCollection, "login": loginCollection, "session": sessionCollection]
+    /// Aliases every client expects: `default` and `login` are the login keychain, until a
+    /// client points `default` elsewhere (`SetAlias`).
+    package static let builtInAliases = [defaultAlias: loginCollection, loginCollection: loginCollection, sessionCollection: sessionCollection]
+    package static let defaultAlias = "default"
+    /// The aliases `SetAlias` cannot move: what they mean is fixed.
+    package static let fixedAliases: Set<String> = [loginCollection, sessionCollection]
+    /// Names no new collection takes.
+    package static let reservedCollectionNames: Set<String> = [loginCollection, sessionCollection]
 }
 
 /// The property names of the spec's interfaces, for the interface tables and the

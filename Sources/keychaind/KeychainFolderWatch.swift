@@ -48,7 +48,13 @@ final class KeychainFolderWatch: @unchecked Sendable {
     /// How long the folder must be quiet before a burst of changes is reconciled.
     static let settleMilliseconds: Int32 = 10
 
-    private static let watchedEvents = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE)
+    /// How often, with nothing reported, the served collections are looked at for changes no
+    /// file shows: a keychain locked or unlocked by another program (its state is in the kernel
+    /// keyring) or locked by its idle timeout.
+    static let lockStateLookMilliseconds: Int32 = 2000
+
+    /// IN_MODIFY: another program wrote a keychain (its database or write-ahead log).
+    private static let watchedEvents = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_CLOSE_WRITE | IN_MODIFY)
 
     /// A file as the kernel knows it: a name deleted and made again is another file.
     struct FileIdentity: Equatable {
@@ -226,16 +232,30 @@ final class KeychainFolderWatch: @unchecked Sendable {
     private func watch() {
         defer { close(watchFD) }
         var buffer = [UInt8](repeating: 0, count: 16 * 1024)
-        while wait(timeout: -1) {
+        while true {
+            guard wait(timeout: Self.lockStateLookMilliseconds) else {
+                if stopRequested { return }
+                service.noticeChangesFromOtherDoors()
+                continue
+            }
             guard var due = readEvents(&buffer) else { return }
             // Let the burst settle, then reconcile once.
             while wait(timeout: Self.settleMilliseconds) {
                 guard let more = readEvents(&buffer) else { return }
-                due = due || more
+                due.folder = due.folder || more.folder
+                due.items = due.items || more.items
             }
             if stopRequested { return }
-            if due { reconcile() }
+            if due.folder { reconcile() }
+            if due.items || due.folder { service.noticeChangesFromOtherDoors() }
         }
+    }
+
+    /// What a batch of inotify reports calls for: a look at the folder's keychain files, a look
+    /// at the served keychains' items.
+    private struct Due {
+        var folder = false
+        var items = false
     }
 
     private var stopRequested: Bool {
@@ -253,12 +273,14 @@ final class KeychainFolderWatch: @unchecked Sendable {
         }
     }
 
-    /// Reads what inotify has reported: whether any of it concerns a keychain file (nil when the
-    /// watch is over: the folder went away, or reading failed).
-    private func readEvents(_ buffer: inout [UInt8]) -> Bool? {
+    /// Reads what inotify has reported: whether any of it concerns the keychain files of the
+    /// folder or their contents (nil when the watch is over: the folder went away, or reading
+    /// failed).
+    private func readEvents(_ buffer: inout [UInt8]) -> Due? {
         let count = buffer.withUnsafeMutableBytes { read(watchFD, $0.baseAddress, $0.count) }
-        if count < 0 { return errno == EAGAIN || errno == EINTR ? false : nil }
+        if count < 0 { return errno == EAGAIN || errno == EINTR ? Due() : nil }
         var concerns = false
+        var contents = false
         var offset = 0
         // Each report: watch, mask, cookie, name length (four 32-bit fields), then the name,
         // padded with zeros to that length.
@@ -274,8 +296,14 @@ final class KeychainFolderWatch: @unchecked Sendable {
                 logger.notice("the keychains folder went away; no longer followed", metadata: ["folder": "\(folder.path)"])
                 return nil
             }
-            if mask & UInt32(IN_Q_OVERFLOW) != 0 { concerns = true; continue }
+            if mask & UInt32(IN_Q_OVERFLOW) != 0 { concerns = true; contents = true; continue }
             let name = String(decoding: nameBytes, as: UTF8.self)
+            if mask & UInt32(IN_MODIFY) != 0 {
+                // A commit writes the write-ahead log; a checkpoint, the database.
+                let database = name.hasSuffix("-wal") ? String(name.dropLast(4)) : name
+                if database.hasSuffix(KeychainNames.fileExtension) || database == login.lastPathComponent { contents = true }
+                continue
+            }
             guard name.hasSuffix(KeychainNames.fileExtension) || name == login.lastPathComponent else { continue }
             if mask & UInt32(IN_CLOSE_WRITE) != 0 {
                 // Every write to a served keychain ends with one: only a file that could not be
@@ -285,6 +313,6 @@ final class KeychainFolderWatch: @unchecked Sendable {
                 concerns = true
             }
         }
-        return concerns
+        return Due(folder: concerns, items: contents)
     }
 }

@@ -83,15 +83,20 @@ struct Keychaind: ParsableCommand {
             collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: SecretServiceNames.loginLabel)),
                           (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))],
             prompter: PinentryPrompter(), logger: logger,
-            makeCollection: { name, label in
+            aliasFile: AliasFile(url: KeychainNames.keychainsFolder().appendingPathComponent(AliasFile.fileName)),
+            makeCollection: { name, label, password in
+                // `login` is asked for only while the login keychain's file is missing.
+                let url = name == SecretServiceNames.loginCollection ? path : KeychainNames.fileToCreate(name)
+                // A file there that is not served is one that does not open: never overwritten.
+                if FileManager.default.fileExists(atPath: url.path) { return .nameTaken }
                 do throws(KeychainStoreError) {
-                    // `login` is asked for only while the login keychain's file is missing.
-                    let created = try KeychainFile.open(at: name == SecretServiceNames.loginCollection ? path : KeychainNames.fileToCreate(name))
+                    let created = try KeychainFile.open(at: url)
+                    if let password { try created.setPassword(password, currentPassword: nil) }
                     syncing?.supervise(created.url)
-                    return KeychainCollection(file: created, label: label)
+                    return .created(KeychainCollection(file: created, label: label))
                 } catch {
                     logger.error("a keychain could not be created", metadata: ["name": "\(name)", "status": "\(error.status)"])
-                    return nil
+                    return .failed
                 }
             })
         try service.register()

@@ -15,18 +15,21 @@ import Testing
     }
 
     @Test func createCollectionMakesAKeychainFileKeychainctlFinds() throws {
-        let sandbox = try DaemonSandbox()
+        // The prompt for the new keychain's password is answered with none.
+        let sandbox = try CollectionLifecycleTests.sandbox(ScriptedPinentry(answer: ""))
         let client = try DBusConnection.session(address: sandbox.busAddress)
         defer { client.close() }
-        let properties: DBusValue = .array(elementSignature: "{sv}", [.dictEntry(.string("org.freedesktop.Secret.Collection.Label"), .variant(.string("Work")))])
-        let reply = try client.call(destination: "org.freedesktop.secrets", path: Self.root, interface: "org.freedesktop.Secret.Service",
-                                    member: "CreateCollection", arguments: [properties, .string("")])
-        #expect(reply == [.objectPath(Self.root + "/collection/work"), .objectPath("/")])
+        let created = try CollectionLifecycleTests.secretstorage(sandbox, """
+        print(secretstorage.create_collection(conn, "Work").collection_path)
+        """)
+        #expect(created.stdout == Self.root + "/collection/work\n", "\(created)\n\(sandbox.log)")
         #expect(try Self.collections(client).contains(Self.root + "/collection/work"))
-        // Asking again returns the same collection; an item stored in it is in work.keychain-db.
+        // An alias that names it returns it at once, without a prompt.
+        _ = try client.call(destination: "org.freedesktop.secrets", path: Self.root, interface: "org.freedesktop.Secret.Service",
+                            member: "SetAlias", arguments: [.string("office"), .objectPath(Self.root + "/collection/work")])
         let again = try client.call(destination: "org.freedesktop.secrets", path: Self.root, interface: "org.freedesktop.Secret.Service",
-                                    member: "CreateCollection", arguments: [properties, .string("")])
-        #expect(again.first == .objectPath(Self.root + "/collection/work"))
+                                    member: "CreateCollection", arguments: [.array(elementSignature: "{sv}", []), .string("office")])
+        #expect(again == [.objectPath(Self.root + "/collection/work"), .objectPath("/")])
         let info = try sandbox.keychainctl(["show-keychain-info", "work"])
         #expect(info.status == 0, "\(info)")
         #expect(info.stdout.contains("work.keychain-db"))

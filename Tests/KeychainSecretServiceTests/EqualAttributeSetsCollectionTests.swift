@@ -39,6 +39,21 @@ import Testing
         #expect(duplicate?.status == SecStatus.duplicateItem)
     }
 
+    /// Setting an item's attributes to another item's set moves it onto that item's keychain
+    /// key: it goes beside it (a sharing group of its own), as a second CreateItem would, rather
+    /// than failing with the keychain's duplicate-item status.
+    @Test func attributesSetOntoAnotherItemsKeyKeepBothItems() throws {
+        let keychain = try TestKeychain()
+        let collection = KeychainCollection(file: keychain.file, label: "Login")
+        let first = try collection.create(label: "1", attributes: ["service": "svc", "username": "ann"], secret: Self.secret("one"), replace: false).item
+        let second = try collection.create(label: "2", attributes: ["service": "svc", "username": "bob"], secret: Self.secret("two"), replace: false).item
+        try collection.setAttributes(id: second.id, ["service": "svc", "username": "ann"])
+        #expect(Set(try collection.search(["service": "svc", "username": "ann"]).map(\.id)) == [first.id, second.id])
+        #expect(try collection.secret(id: first.id) == Self.secret("one"))
+        #expect(try collection.secret(id: second.id) == Self.secret("two"))
+        #expect(try collection.search(["username": "bob"]).isEmpty)
+    }
+
     @Test func replaceTakesTheExactSetThenTheFirstCreated() throws {
         let keychain = try TestKeychain()
         let collection = KeychainCollection(file: keychain.file, label: "Login")

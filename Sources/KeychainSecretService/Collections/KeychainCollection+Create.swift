@@ -13,6 +13,7 @@ import KeychainStore
 extension KeychainCollection {
     package func create(label: String, attributes: [String: String], secret: SecretValue,
                         replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool) {
+        try checkNotHeld()
         let shape = SecretItemShape(attributes)
         var item = Self.keychainAttributes(shape, label: label, attributes: attributes, contentType: secret.contentType)
         if replace, let match = try replaceable(shape.itemClass, attributes, keyFilters: Self.primaryKeyFilters(item, of: shape.itemClass)),

@@ -1,4 +1,5 @@
 import Foundation
+import KeychainLocking
 package import KeychainStore
 
 /// A keychain file served as a Secret Service collection: its items of the shared access group,
@@ -11,8 +12,12 @@ package import KeychainStore
 /// group with the keychain's default protection (readable while unlocked).
 package final class KeychainCollection: SecretCollection {
     package let file: KeychainFile
-    package let label: String
+    /// The label shown until the user gives the keychain one of its own (``setLabel(_:)``).
+    let defaultLabel: String
     package let created: UInt64
+    /// Set by `lock()` on a keychain without a password, which has nothing to lock it with: its
+    /// items are then locked for D-Bus clients alone, until `Unlock` (which needs no prompt).
+    private let heldLocked = Locked(false)
     /// Only the group every unconfigured process shares: D-Bus clients are not told apart yet.
     let identity = ClientIdentity(accessGroups: [ClientIdentity.sharedGroup])
     /// The secret of the last search that found exactly one password by its key.
@@ -20,7 +25,7 @@ package final class KeychainCollection: SecretCollection {
 
     package init(file: KeychainFile, label: String) {
         self.file = file
-        self.label = label
+        self.defaultLabel = label
         let attributes = try? FileManager.default.attributesOfItem(atPath: file.url.path)
         self.created = UInt64(max(0, (attributes?[.creationDate] as? Date ?? attributes?[.modificationDate] as? Date ?? Date())
             .timeIntervalSince1970))
@@ -34,7 +39,19 @@ package final class KeychainCollection: SecretCollection {
         return UInt64(max(0, (times.max() ?? Date()).timeIntervalSince1970))
     }
 
-    package var isLocked: Bool { file.isLocked }
+    package var isLocked: Bool { heldLocked.withLock { $0 } || file.isLocked }
+
+    /// The keychain's own label (kept in its file), else the one it was served with.
+    package var label: String { file.label ?? defaultLabel }
+
+    package func setLabel(_ label: String) throws(SecretCollectionError) {
+        do { try file.setLabel(label) } catch { throw Self.translate(error) }
+    }
+
+    /// `.locked` while `lock()` holds a keychain that has no password.
+    func checkNotHeld() throws(SecretCollectionError) {
+        if heldLocked.withLock({ $0 }) { throw .locked }
+    }
 
     // MARK: Reading
 
@@ -55,6 +72,7 @@ package final class KeychainCollection: SecretCollection {
 
     /// The search; `skipped` counts the items passed over because they need the user.
     private func search(_ attributes: [String: String], skipped: inout Int) throws(SecretCollectionError) -> [SecretItemRecord] {
+        try checkNotHeld()
         var records: [SecretItemRecord] = []
         var seen: Set<String> = []
         func consider(_ items: [StoredItem], stored: StoredAttributes?? = nil) {
@@ -128,6 +146,7 @@ package final class KeychainCollection: SecretCollection {
     }
 
     package func secret(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretValue {
+        try checkNotHeld()
         if grant == nil, let kept = prefetch.take(id: id, current: { try? file.changeStamp() }) { return kept }
         let item = try stored(id: id, withSecret: true, grant: grant)
         return SecretValue(bytes: item.secret ?? Data(), contentType: StoredAttributes(item.attributes[AttributeName.generic])?.contentType ?? "text/plain")
@@ -196,7 +215,9 @@ package final class KeychainCollection: SecretCollection {
             changes[AttributeName.generic] = .data(StoredAttributes(attributes: attributes, contentType: contentType).encoded)
             if case .other = shape {} else { changes[AttributeName.description] = .string("") }
         }
-        try update(id: id, changes: changes, secret: nil)
+        // Onto the keychain key of another item (a set equal to another's, say): the item goes
+        // beside it with a sharing group of its own, as CreateItem puts a second such item.
+        try update(id: id, changes: changes, secret: nil, setApartOnDuplicate: true)
     }
 
     /// The keychain itself lets any process of the user delete such an item without asking
@@ -214,15 +235,55 @@ package final class KeychainCollection: SecretCollection {
         }
     }
 
+    package func deleteAll() throws(SecretCollectionError) {
+        prefetch.forget()
+        do { try KeychainFile.deleteKeychain(at: file.url, open: file) } catch { throw Self.translate(error) }
+    }
+
     // MARK: Lock
 
     package func lock() throws(SecretCollectionError) {
         prefetch.forget()
-        file.lock()
+        if file.hasPassword {
+            file.lock()
+        } else {
+            heldLocked.withLock { $0 = true }
+        }
     }
 
     package func unlock(password: String) throws(SecretCollectionError) {
+        if unlockWithoutPassword() { return }
         do { try file.unlock(password: password) } catch { throw Self.translate(error) }
+    }
+
+    package func unlockWithoutPassword() -> Bool {
+        guard !file.hasPassword else { return false }
+        heldLocked.withLock { $0 = false }
+        return true
+    }
+
+    // MARK: Changes from other doors
+
+    package var changesByOthers: Int64? { (try? file.changeStamp())?.otherConnections }
+
+    package func itemVersions(ids: [String]?) -> [String: Int]? {
+        var versions: [String: Int] = [:]
+        func add(_ itemClass: ItemClass, _ reference: Data? = nil) -> Bool {
+            let query = ItemQuery(itemClass: itemClass, persistentReference: reference)
+            guard let found = (try? file.itemVersions(query, identity: identity)) ?? nil else { return false }
+            let prefix = itemClass == .internetPassword ? "i" : "g"
+            for (reference, version) in found { versions[prefix + Self.hex(reference)] = version }
+            return true
+        }
+        if let ids {
+            for id in ids {
+                guard let (itemClass, reference) = try? Self.parse(id) else { continue }
+                guard add(itemClass, reference) else { return nil }
+            }
+        } else {
+            guard add(.genericPassword), add(.internetPassword) else { return nil }
+        }
+        return versions
     }
 
     // MARK: Plumbing
@@ -273,6 +334,7 @@ package final class KeychainCollection: SecretCollection {
     /// An item by id. One that needs the user is opened with `grant`, and without one it is
     /// `.locked` (it exists, by its index row, but cannot be read).
     private func stored(id: String, withSecret: Bool, grant: AccessGrant?) throws(SecretCollectionError) -> StoredItem {
+        try checkNotHeld()
         let (itemClass, reference) = try Self.parse(id)
         let query = ItemQuery(itemClass: itemClass, persistentReference: reference)
         do {
@@ -299,11 +361,21 @@ package final class KeychainCollection: SecretCollection {
         }
     }
 
-    private func update(id: String, changes: [String: AttributeValue], secret: Data?) throws(SecretCollectionError) {
+    private func update(id: String, changes: [String: AttributeValue], secret: Data?,
+                        setApartOnDuplicate: Bool = false) throws(SecretCollectionError) {
+        try checkNotHeld()
         let (itemClass, reference) = try Self.parse(id)
+        let query = ItemQuery(itemClass: itemClass, persistentReference: reference)
         do {
-            try file.update(ItemQuery(itemClass: itemClass, persistentReference: reference), changes: changes, secret: secret,
-                            identity: identity)
+            try file.update(query, changes: changes, secret: secret, identity: identity)
+        } catch where setApartOnDuplicate && error.status == SecStatus.duplicateItem {
+            var apart = changes
+            apart[AttributeName.sharingGroup] = .string(Self.distinctSharingGroup())
+            do {
+                try file.update(query, changes: apart, secret: secret, identity: identity)
+            } catch {
+                throw Self.translate(error)
+            }
         } catch {
             throw Self.translate(error)
         }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// A collection that lives only in the daemon's memory: the `session` alias, whose items vanish
-/// when the daemon exits, as gnome-keyring's session collection does. It never locks.
+/// when the daemon exits, as gnome-keyring's session collection does. It has no password: `Lock`
+/// locks it for D-Bus clients (its items then answer `IsLocked`) and `Unlock` opens it again
+/// without a prompt.
 package final class MemoryCollection: SecretCollection, @unchecked Sendable {
     // @unchecked: every stored property below is read and written only while `mutex` is held.
     private let mutex = NSLock()
@@ -9,22 +11,34 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
     private var order: [String] = []
     private var nextID = 1
     private var lastModified: UInt64
-    package let label: String
+    private var currentLabel: String
+    private var locked = false
     package let created: UInt64
 
     package init(label: String, now: UInt64 = MemoryCollection.now()) {
-        self.label = label
+        self.currentLabel = label
         self.created = now
         self.lastModified = now
     }
 
     package static func now() -> UInt64 { UInt64(max(0, Date().timeIntervalSince1970)) }
 
+    package var label: String { mutex.withLock { currentLabel } }
     package var modified: UInt64 { mutex.withLock { lastModified } }
-    package var isLocked: Bool { false }
+    package var isLocked: Bool { mutex.withLock { locked } }
+
+    package func setLabel(_ label: String) throws(SecretCollectionError) {
+        mutex.withLock { currentLabel = label }
+    }
+
+    /// `.locked` while `Lock` holds the collection.
+    private func checkOpen() throws(SecretCollectionError) {
+        if isLocked { throw .locked }
+    }
 
     package func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord] {
-        mutex.withLock {
+        try checkOpen()
+        return mutex.withLock {
             order.compactMap { items[$0]?.record }.filter { record in
                 attributes.allSatisfy { record.attributes[$0.key] == $0.value }
             }
@@ -39,7 +53,8 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
     package func lockedCandidates(_ attributes: [String: String]) -> [String] { [] }
 
     package func allItems() throws(SecretCollectionError) -> [SecretItemRecord] {
-        mutex.withLock { order.compactMap { items[$0]?.record } }
+        try checkOpen()
+        return mutex.withLock { order.compactMap { items[$0]?.record } }
     }
 
     package func needsGrant(id: String) -> Bool { false }
@@ -49,17 +64,20 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
     }
 
     package func item(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretItemRecord {
+        try checkOpen()
         guard let record = mutex.withLock({ items[id]?.record }) else { throw .noSuchItem }
         return record
     }
 
     package func secret(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretValue {
+        try checkOpen()
         guard let secret = mutex.withLock({ items[id]?.secret }) else { throw .noSuchItem }
         return secret
     }
 
     package func create(label: String, attributes: [String: String], secret: SecretValue,
                         replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool) {
+        try checkOpen()
         let now = Self.now()
         return mutex.withLock {
             if replace, let existing = order.first(where: { items[$0]?.record.attributes == attributes }),
@@ -94,6 +112,7 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
 
     /// Nothing here needs the user, so `grant` is not looked at.
     package func delete(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) {
+        try checkOpen()
         let removed = mutex.withLock {
             guard items.removeValue(forKey: id) != nil else { return false }
             order.removeAll { $0 == id }
@@ -103,11 +122,31 @@ package final class MemoryCollection: SecretCollection, @unchecked Sendable {
         if !removed { throw .noSuchItem }
     }
 
-    package func lock() throws(SecretCollectionError) {}
-    package func unlock(password: String) throws(SecretCollectionError) {}
+    /// Empties the collection (it has no file to delete).
+    package func deleteAll() throws(SecretCollectionError) {
+        mutex.withLock {
+            items = [:]
+            order = []
+            lastModified = Self.now()
+        }
+    }
+
+    package func lock() throws(SecretCollectionError) {
+        mutex.withLock { locked = true }
+    }
+
+    package func unlock(password: String) throws(SecretCollectionError) {
+        _ = unlockWithoutPassword()
+    }
+
+    package func unlockWithoutPassword() -> Bool {
+        mutex.withLock { locked = false }
+        return true
+    }
 
     private func change(_ id: String,
                         _ body: (inout (record: SecretItemRecord, secret: SecretValue)) -> Void) throws(SecretCollectionError) {
+        try checkOpen()
         let now = Self.now()
         let found = mutex.withLock {
             guard var entry = items[id] else { return false }

@@ -74,6 +74,8 @@ package enum SecretCollectionError: Error, Sendable, Equatable {
 package protocol SecretCollection: AnyObject, Sendable {
     /// Shown as the collection's `Label`.
     var label: String { get }
+    /// Changes the `Label`; it lasts as long as the collection (a keychain keeps it in its file).
+    func setLabel(_ label: String) throws(SecretCollectionError)
     /// Seconds since 1970.
     var created: UInt64 { get }
     var modified: UInt64 { get }
@@ -112,11 +114,24 @@ package protocol SecretCollection: AnyObject, Sendable {
     /// for it, as for reading it: over D-Bus, deleting such an item needs the same prompt.
     func delete(id: String, grant: AccessGrant?) throws(SecretCollectionError)
 
+    /// Deletes the collection with all its items (a keychain: its file, as `keychainctl
+    /// delete-keychain` does). The daemon stops serving it afterwards.
+    func deleteAll() throws(SecretCollectionError)
+
     /// Locks the collection (for a keychain: what `keychainctl lock-keychain` does).
     func lock() throws(SecretCollectionError)
-    /// Unlocks with the keychain password; a wrong password throws `.failed`, a collection with
-    /// no password is already unlocked.
+    /// Unlocks with the keychain password; a wrong password throws `.failed`.
     func unlock(password: String) throws(SecretCollectionError)
+    /// Unlocks a collection that has no password to ask for (one that `lock()` locked for D-Bus
+    /// clients alone); false, and nothing changes, for one that needs its password.
+    func unlockWithoutPassword() -> Bool
+
+    /// Each item's id with a version that changes whenever the item is written, by anyone:
+    /// every item for `ids` nil, else those of `ids` that still exist. Nil when the store cannot
+    /// tell, or nobody but the daemon writes it (its own calls send their own signals).
+    func itemVersions(ids: [String]?) -> [String: Int]?
+    /// A counter that moves whenever another process writes the store; nil when none can.
+    var changesByOthers: Int64? { get }
     /// Opens a secret the last search kept sealed for the request that usually follows it. The
     /// daemon calls this after the search's answer has been sent, so the answer never waits for
     /// it; a collection that keeps nothing does nothing. Returns whether an opened secret now
@@ -128,4 +143,6 @@ package protocol SecretCollection: AnyObject, Sendable {
 extension SecretCollection {
     @discardableResult
     package func openKeptSecret() -> Bool { false }
+    package func itemVersions(ids: [String]?) -> [String: Int]? { nil }
+    package var changesByOthers: Int64? { nil }
 }
