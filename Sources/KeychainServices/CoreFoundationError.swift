@@ -49,6 +49,9 @@ final class CoreFoundationError: NSError, @unchecked Sendable {
         return "The operation couldn\u{2019}t be completed. (\(displayedDomain) error \(code).)"
     }
 
+    /// What archivers record: `NSError`, so that an archived error reads back anywhere.
+    override var classForCoder: AnyClass { NSError.self }
+
     /// As Apple's Foundation prints an error: domain, code, the description in quotes, user info.
     override var description: String {
         let quoted = (userInfo["NSLocalizedDescription"] as? String) ?? (userInfo["NSDescription"] as? String) ?? "(null)"
