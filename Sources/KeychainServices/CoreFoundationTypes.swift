@@ -45,15 +45,21 @@ public typealias CFOptionFlags = UInt
 public typealias CFAbsoluteTime = Double
 /// A status code: zero for success, a negative `errSec*` value for a failure.
 public typealias OSStatus = Int32
+/// Four characters packed big-endian into 32 bits, as MacTypes.h declares it: the type of the
+/// numbers stored under `kSecAttrCreator` and `kSecAttrType`.
+public typealias FourCharCode = UInt32
 
 /// Memory allocators do not exist on this platform; the type is kept so that signatures taking an
 /// allocator compile. Pass `nil` or ``kCFAllocatorDefault``.
 public final class CFAllocator: Sendable {
-    private init() {}
+    fileprivate init() {}
 }
 
 /// The default allocator: always `nil` here.
 public let kCFAllocatorDefault: CFAllocator! = nil
+/// The allocator that frees nothing. As the deallocator of ``CFDataCreateWithBytesNoCopy(_:_:_:_:)``
+/// it says that the bytes stay the caller's.
+public let kCFAllocatorNull: CFAllocator! = CFAllocator()
 
 /// The status meaning "no error".
 public let noErr: OSStatus = 0
@@ -138,7 +144,7 @@ public func CFErrorCopyUserInfo(_ error: CFError!) -> CFDictionary! {
 /// A human-readable description of an error.
 @discardableResult
 public func CFErrorCopyDescription(_ error: CFError!) -> CFString! { error.localizedDescription as NSString }
-/// Makes an error object.
+/// Makes an error object, whose descriptions CoreFoundation's way (``CoreFoundationError``).
 @discardableResult
 public func CFErrorCreate(
     _ allocator: CFAllocator!, _ domain: CFErrorDomain!, _ code: CFIndex, _ userInfo: CFDictionary!
@@ -147,7 +153,30 @@ public func CFErrorCreate(
     if let userInfo {
         for (key, value) in userInfo { if let key = key as? String { info[key] = value } }
     }
-    return NSError(domain: domain as String, code: code, userInfo: info)
+    return CoreFoundationError(domain: domain as String, code: code, userInfo: info)
+}
+
+/// A data object holding a copy of `length` bytes at `bytes`; nil for a negative length or a
+/// missing pointer with a positive length (where CoreFoundation would crash).
+@discardableResult
+public func CFDataCreate(_ allocator: CFAllocator!, _ bytes: UnsafePointer<UInt8>!, _ length: CFIndex) -> CFData! {
+    guard length >= 0 else { return nil }
+    guard length > 0 else { return Data().resultObject }
+    guard let bytes else { return nil }
+    return Data(bytes: bytes, count: length).resultObject
+}
+
+/// A data object over `length` bytes at `bytes`. CoreFoundation keeps the caller's buffer and
+/// frees it with `bytesDeallocator` when the object goes (never, for ``kCFAllocatorNull``);
+/// here the bytes are copied at once, which the caller cannot tell apart, and a buffer handed
+/// over with any other deallocator (nil or ``kCFAllocatorDefault``: `malloc`'s) is freed then.
+/// Apple's "Storing CryptoKit Keys in the Keychain" sample turns key bytes into `Data` this way.
+@discardableResult
+public func CFDataCreateWithBytesNoCopy(_ allocator: CFAllocator!, _ bytes: UnsafePointer<UInt8>!, _ length: CFIndex,
+                                        _ bytesDeallocator: CFAllocator!) -> CFData! {
+    let data = CFDataCreate(allocator, bytes, length)
+    if let bytes, data != nil, bytesDeallocator !== kCFAllocatorNull { free(UnsafeMutableRawPointer(mutating: bytes)) }
+    return data
 }
 
 /// Reference counting is automatic here; kept so that code calling it compiles.

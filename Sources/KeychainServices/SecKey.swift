@@ -71,12 +71,37 @@ public enum SecKeyOperationType: CFIndex, Sendable {
     case keyExchange = 4
 }
 
-/// In ``SecKeyCopyKeyExchangeResult(_:_:_:_:_:)``'s parameters: how many bytes to derive
-/// (a number), for the algorithms with a key-derivation function.
-nonisolated(unsafe) public let kSecKeyKeyExchangeParameterRequestedSize: CFString = "requestedSize"
-/// In ``SecKeyCopyKeyExchangeResult(_:_:_:_:_:)``'s parameters: the shared information mixed
-/// into the key derivation (data).
-nonisolated(unsafe) public let kSecKeyKeyExchangeParameterSharedInfo: CFString = "sharedInfo"
+/// A key of ``SecKeyCopyKeyExchangeResult(_:_:_:_:_:)``'s parameters. Security declares it a
+/// `CF_STRING_ENUM`, which the SDK imports as this struct with static members: Apple code writes
+/// `SecKeyKeyExchangeParameter.requestedSize.rawValue as String` (or the struct itself as a
+/// dictionary key), never the C name.
+public struct SecKeyKeyExchangeParameter: RawRepresentable, Hashable, Sendable {
+    /// The parameter's string, held as a Swift string so that the type is Sendable.
+    let name: String
+
+    public init(rawValue: CFString) { name = rawValue as String }
+
+    /// Apple's string for the parameter.
+    public var rawValue: CFString { name as NSString }
+}
+
+extension SecKeyKeyExchangeParameter {
+    /// How many bytes to derive (a number), for the algorithms with a key-derivation function.
+    public static let requestedSize = SecKeyKeyExchangeParameter(rawValue: "requestedSize")
+    /// The shared information mixed into the key derivation (data).
+    public static let sharedInfo = SecKeyKeyExchangeParameter(rawValue: "sharedInfo")
+}
+
+// The C names. Apple's Swift has them only as members (the bare names are "renamed" errors
+// there); they are kept here because code that compiles on Apple never names them, so they
+// cannot break it, while Linux code written against them keeps compiling, with a warning that
+// points at the spelling both platforms accept.
+/// The C name of ``SecKeyKeyExchangeParameter/requestedSize``.
+@available(*, deprecated, message: "Apple's Swift SDK has no such name: write SecKeyKeyExchangeParameter.requestedSize.rawValue")
+nonisolated(unsafe) public let kSecKeyKeyExchangeParameterRequestedSize: CFString = SecKeyKeyExchangeParameter.requestedSize.rawValue
+/// The C name of ``SecKeyKeyExchangeParameter/sharedInfo``.
+@available(*, deprecated, message: "Apple's Swift SDK has no such name: write SecKeyKeyExchangeParameter.sharedInfo.rawValue")
+nonisolated(unsafe) public let kSecKeyKeyExchangeParameterSharedInfo: CFString = SecKeyKeyExchangeParameter.sharedInfo.rawValue
 
 /// The type identifier of keys, comparable with `CFGetTypeID(object)`.
 @discardableResult
@@ -85,13 +110,15 @@ public func SecKeyGetTypeID() -> CFTypeID { SecurityTypeID.key.rawValue }
 /// Generates a key pair and returns its private key.
 ///
 /// Mirrors Security's `SecKeyCreateRandomKey`. The parameters name the type
-/// (`kSecAttrKeyType`: EC or RSA) and size (`kSecAttrKeySizeInBits`: 256, 384 or 521 for EC,
-/// 1024–8192 in steps of 8 for RSA). With `kSecAttrIsPermanent` true (at the top level or in
-/// `kSecPrivateKeyAttrs` / `kSecPublicKeyAttrs`) the key is stored in the keychain, with the
-/// other attributes given (`kSecAttrApplicationTag`, `kSecAttrLabel`, `kSecAttrAccessControl`…).
+/// (`kSecAttrKeyType`: EC or RSA) and size (`kSecAttrKeySizeInBits`: 256, 384 or 521 for EC;
+/// for RSA Apple's 512–8192, of which 1024–8192 in steps of 128 are made here). With
+/// `kSecAttrIsPermanent` true (at the top level or in `kSecPrivateKeyAttrs` /
+/// `kSecPublicKeyAttrs`) the key is stored in the keychain, with the other attributes given
+/// (`kSecAttrApplicationTag`, `kSecAttrLabel`, `kSecAttrAccessControl`…).
 ///
-/// - Returns: the private key, or nil with `error` set (`errSecParam`, `errSecKeySizeNotAllowed`,
-///   `errSecDuplicateItem`, `errSecUnimplemented` for a Secure Enclave key…).
+/// - Returns: the private key, or nil with `error` set (`errSecParam`, also for a size Apple
+///   has no key for, `errSecDuplicateItem`, `errSecUnimplemented` for an RSA size in Apple's
+///   range that is not made here or a Secure Enclave key…).
 @discardableResult
 public func SecKeyCreateRandomKey(_ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> SecKey? {
     KeyCalls.run(error) { () throws(KeyError) in try KeyGeneration.createRandomKey(parameters) }
@@ -182,8 +209,8 @@ public func SecKeyCreateDecryptedData(_ key: SecKey, _ algorithm: SecKeyAlgorith
 }
 
 /// Computes an ECDH shared secret between a private key and another party's public key, raw or
-/// through the X9.63 key derivation (`kSecKeyKeyExchangeParameterRequestedSize`,
-/// `kSecKeyKeyExchangeParameterSharedInfo`). Mirrors Security's `SecKeyCopyKeyExchangeResult`.
+/// through the X9.63 key derivation (``SecKeyKeyExchangeParameter/requestedSize``,
+/// ``SecKeyKeyExchangeParameter/sharedInfo``). Mirrors Security's `SecKeyCopyKeyExchangeResult`.
 @discardableResult
 public func SecKeyCopyKeyExchangeResult(_ privateKey: SecKey, _ algorithm: SecKeyAlgorithm, _ publicKey: SecKey,
                                         _ parameters: CFDictionary, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {

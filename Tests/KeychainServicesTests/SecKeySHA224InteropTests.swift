@@ -116,7 +116,7 @@ struct SecKeySHA224InteropTests {
         for (algorithm, size) in [(SecKeyAlgorithm.ecdhKeyExchangeStandardX963SHA224, 32), (.ecdhKeyExchangeCofactorX963SHA224, 80)] {
             #expect(SecKeyIsAlgorithmSupported(ours, .keyExchange, algorithm))
             var error: Unmanaged<CFError>?
-            let parameters = [kSecKeyKeyExchangeParameterRequestedSize as String: size, kSecKeyKeyExchangeParameterSharedInfo as String: sharedInfo] as CFDictionary
+            let parameters = [SecKeyKeyExchangeParameter.requestedSize.rawValue as String: size, SecKeyKeyExchangeParameter.sharedInfo.rawValue as String: sharedInfo] as CFDictionary
             let result = try #require(SecKeyCopyKeyExchangeResult(ours, algorithm, try publicKey(theirs), parameters, &error) as Data?)
             let kdf = try openssl(["kdf", "-binary", "-keylen", String(size), "-kdfopt", "digest:SHA224",
                                    "-kdfopt", "hexsecret:\(derived.output.hex)", "-kdfopt", "hexinfo:\(sharedInfo.hex)", "X963KDF"])

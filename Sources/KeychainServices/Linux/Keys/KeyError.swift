@@ -36,8 +36,9 @@ struct KeyError: Error {
 }
 
 /// How the public SecKey functions report: a value, or nil with the error in Apple's form, a
-/// CFError of domain NSOSStatusErrorDomain whose code is the status, handed over retained (the
-/// caller takes it with `takeRetainedValue()`).
+/// CFError of domain NSOSStatusErrorDomain whose code is the status and whose user info holds
+/// the reason under `kCFErrorDescriptionKey`, handed over retained (the caller takes it with
+/// `takeRetainedValue()`).
 enum KeyCalls {
     static func run<Value>(_ error: UnsafeMutablePointer<Unmanaged<CFError>?>?, _ body: () throws(KeyError) -> Value) -> Value? {
         do {
@@ -48,9 +49,10 @@ enum KeyCalls {
         }
     }
 
+    /// Shaped as Security's `SecError` makes it: the reason under `kCFErrorDescriptionKey`
+    /// (``CoreFoundationError/security(_:_:)``).
     static func cfError(_ failure: KeyError) -> CFError {
-        NSError(domain: "NSOSStatusErrorDomain", code: Int(failure.status),
-                userInfo: [NSLocalizedDescriptionKey: failure.reason])
+        CoreFoundationError.security(failure.status, failure.reason)
     }
 }
 #endif

@@ -53,24 +53,39 @@ enum KeyGeneration {
         return dictionary
     }
 
+    /// The RSA sizes Security generates: 512 to 8192 bits, any number between
+    /// (`SecRSAPrivateKeyInit` in SecRSAKey.c, `kMaximumRSAKeyBits`).
+    static let appleRSASizes = 512...8192
+
+    /// The RSA sizes made here: BoringSSL (under swift-crypto's `_RSA`) generates only
+    /// multiples of 128 bits, rounding any other request down, and swift-crypto holds no RSA
+    /// key below 1024 bits, so the rest of Apple's range is refused rather than answered with
+    /// a key of another size.
+    static func isGeneratedHere(rsaBits bits: Int) -> Bool { bits >= 1024 && bits % 128 == 0 }
+
     static func generate(type: Int, size: Any?) throws(KeyError) -> KeyMaterial {
         let bits = integer(size)
+        // A size Security has no key for fails in the key class's init, whose status SecKeyCreate
+        // drops: `SecECKeyGeneratePair` / `SecRSAKeyGeneratePair` then answer errSecParam, which
+        // SecKeyCreateRandomKey reports as "failed to generate key" (SecKey.m, SecECKey.m,
+        // SecRSAKey.c). errSecKeySizeNotAllowed never reaches the caller.
         if type == ecType {
             guard let bits, let curve = ECCurve(bits: bits) else {
                 if bits == 192 || bits == 224 { throw .unimplemented("P-192 and P-224 keys are not available (swift-crypto has no such curves)") }
-                throw KeyError(errSecKeySizeNotAllowed, "EC keys are 256, 384 or 521 bits")
+                throw .parameter("failed to generate key: EC keys are 256, 384 or 521 bits")
             }
             return .ecPrivate(ECPrivateKey(generating: curve))
         }
-        // RSA: Security allows 512 to 8192 bits; BoringSSL makes no key below 1024.
-        guard let bits, bits >= 512, bits <= 8192, bits % 8 == 0 else {
-            throw KeyError(errSecKeySizeNotAllowed, "RSA keys are 1024 to 8192 bits, a multiple of 8")
+        guard let bits, appleRSASizes.contains(bits) else {
+            throw .parameter("failed to generate key: RSA keys are 512 to 8192 bits")
         }
-        guard bits >= 1024 else { throw .unimplemented("RSA keys below 1024 bits are not available") }
+        guard isGeneratedHere(rsaBits: bits) else {
+            throw .unimplemented("RSA keys of \(bits) bits are not available here: from 1024 bits, in steps of 128")
+        }
         do {
             return .rsaPrivate(try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bits)))
         } catch {
-            throw KeyError(errSecKeySizeNotAllowed, "an RSA key of \(bits) bits could not be generated")
+            throw KeyError(errSecParam, "failed to generate key: an RSA key of \(bits) bits could not be generated")
         }
     }
 

@@ -69,11 +69,20 @@ enum KeyOperations {
         let secret = try ECOperations.sharedSecret(ours, theirs)
         guard let kdf else { return secret }
         // Security's KDF adaptors require the requested size; the shared info is optional.
-        guard let size = (parameters["requestedSize"] as? NSNumber)?.intValue, size > 0 else {
-            throw .parameter("kSecKeyKeyExchangeParameterRequestedSize is missing or not a positive number")
+        guard let size = (parameter(.requestedSize, in: parameters) as? NSNumber)?.intValue, size > 0 else {
+            throw .parameter("SecKeyKeyExchangeParameter.requestedSize is missing or not a positive number")
         }
-        let sharedInfo = parameters["sharedInfo"].flatMap(ValueConversion.data) ?? Data()
+        let sharedInfo = parameter(.sharedInfo, in: parameters).flatMap(ValueConversion.data) ?? Data()
         return X963KDF.derive(secret: secret, hash: kdf, sharedInfo: sharedInfo, byteCount: size)
+    }
+
+    /// A key-exchange parameter, under its string or under the struct itself: Apple code also
+    /// writes `[SecKeyKeyExchangeParameter.requestedSize: 32] as CFDictionary`, which Apple's
+    /// bridging turns into the string key, and Linux's Foundation keeps as a boxed struct.
+    private static func parameter(_ name: SecKeyKeyExchangeParameter, in parameters: NSDictionary) -> Any? {
+        if let value = parameters[name.name as NSString] { return value }
+        for (key, value) in parameters.entries where (key as? SecKeyKeyExchangeParameter) == name { return value }
+        return nil
     }
 
     static func isSupported(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
