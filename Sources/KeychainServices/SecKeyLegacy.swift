@@ -1,5 +1,5 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
-public import Foundation
+import Foundation
 
 /// The padding or signature format of the older SecKey calls (``SecKeyRawSign(_:_:_:_:_:_:)``,
 /// ``SecKeyRawVerify(_:_:_:_:_:_:)``, ``SecKeyEncrypt(_:_:_:_:_:_:)``,
