@@ -87,12 +87,13 @@ public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
     return SecKey(material: material)
 }
 
-/// The public key of the trust's leaf certificate (evaluating first, as Apple does, so that the
-/// key belongs to a certificate that was looked at); nil when there is none or its type is not
-/// supported.
+/// The public key of the trust's leaf certificate, whether or not the trust was evaluated or
+/// would be trusted; nil when its type is not supported. As Apple's `SecTrustCopyKey`
+/// (`SecTrust.c`), it is read from the leaf without evaluating and kept, so that every call
+/// returns the same key object. (Apple evaluates only when the leaf alone gives no key, to take
+/// it from the built chain, whose first certificate is that same leaf here.)
 @discardableResult
 public func SecTrustCopyKey(_ trust: SecTrust) -> SecKey? {
-    _ = trust.evaluateIfNeeded()
-    return trust.leaf.flatMap(SecCertificateCopyKey)
+    trust.copyLeafKey()
 }
 #endif

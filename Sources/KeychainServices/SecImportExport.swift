@@ -23,13 +23,15 @@ nonisolated(unsafe) public let kSecImportItemIdentity: CFString = "identity"
 /// and `kSecImportItemTrust` built from the file's other certificates, and the bag's
 /// `kSecImportItemLabel` and `kSecImportItemKeyID`. Certificates without a key only serve as
 /// chain members. Files as OpenSSL 3 writes them by default (PBES2, AES-256-CBC, HMAC-SHA-256)
-/// are read; the RC2 and triple-DES encryption of OpenSSL 1.x (`-legacy`) is not available here
+/// are read, and those of OpenSSL 1.x and other older tools (`-legacy`: RC2-40 and three-key
+/// triple DES; RC2-128 and RC4 too), as Apple's `p12import.c` reads them
 /// (docs/keys-and-certificates.md).
 ///
-/// - Returns: `errSecSuccess`; `errSecAuthFailed` for a wrong passphrase; `errSecDecode` for a
-///   damaged file or a key or certificate that cannot be read; `errSecUnimplemented` for a file
-///   whose passphrase is right but whose encryption is RC2, triple DES or RC4; `errSecParam` when
-///   the passphrase option is not a string.
+/// - Returns: `errSecSuccess`; `errSecAuthFailed` for a wrong passphrase (or a MAC of a digest
+///   not known, as Apple's `p12VerifyMac` fails it); `errSecDecode` for a damaged file, a key or
+///   certificate that cannot be read, or an encryption scheme not read here, two-key triple DES
+///   among them (Apple's importer does not read it either); `errSecParam` when the passphrase
+///   option is not a string. Public-key enveloped contents are skipped, as Apple skips them.
 @discardableResult
 public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ items: UnsafeMutablePointer<CFArray?>) -> OSStatus {
     let passphraseValue = options.object(forKey: kSecImportExportPassphrase)

@@ -25,6 +25,10 @@ public final class SecTrust: Hashable, @unchecked Sendable {
     private var anchorsOnly = true
     private var verifyDate: Date?
     private var outcome: (chain: [SecCertificate], failure: OSStatus?)?
+    /// When the last evaluation was made for (the verify date, or the time it ran).
+    private var evaluatedAt: Date?
+    /// The leaf's public key, kept once made as Apple's trust keeps it (`SecTrustCopyKey`).
+    private var leafKey: SecKey?
 
     init(certificates: [SecCertificate], policies: [SecPolicy]) {
         self.certificates = certificates
@@ -48,6 +52,17 @@ public final class SecTrust: Hashable, @unchecked Sendable {
     func setVerifyDate(_ date: Date) { locked { verifyDate = date; outcome = nil } }
     var verifyTime: Date { locked { verifyDate ?? Date() } }
     var leaf: SecCertificate? { locked { certificates.first } }
+    var evaluationDate: Date? { locked { evaluatedAt } }
+
+    /// The leaf's public key, made once.
+    func copyLeafKey() -> SecKey? {
+        if let key = locked({ leafKey }) { return key }
+        guard let made = leaf.flatMap(SecCertificateCopyKey) else { return nil }
+        return locked {
+            if leafKey == nil { leafKey = made }
+            return leafKey
+        }
+    }
 
     /// Evaluates unless a result for the current settings is at hand.
     func evaluateIfNeeded() -> (chain: [SecCertificate], failure: OSStatus?) {
@@ -68,7 +83,7 @@ public final class SecTrust: Hashable, @unchecked Sendable {
             let chain = result.chain.map { certificate in
                 known.first { $0.parsed == certificate } ?? SecCertificate(parsed: certificate)
             }
-            locked { outcome = (chain.compactMap { $0 }, result.failure) }
+            locked { outcome = (chain.compactMap { $0 }, result.failure); evaluatedAt = request.time }
         }
         return locked { outcome ?? ([], errSecNotTrusted) }
     }
@@ -173,14 +188,16 @@ public func SecTrustGetVerifyTime(_ trust: SecTrust) -> CFAbsoluteTime {
 }
 
 /// Network fetching of missing intermediates or revocation data never happens here; accepted so
-/// that code setting it compiles.
+/// that code setting it compiles. Allowing it does not make a required revocation check pass
+/// (``SecPolicyCreateRevocation(_:)``).
 @discardableResult
 public func SecTrustSetNetworkFetchAllowed(_ trust: SecTrust, _ allowFetch: Bool) -> OSStatus { errSecSuccess }
 
 /// Evaluates the chain: true when it reaches an anchor and meets every policy at the
 /// verification time. Otherwise false, with an error in `NSOSStatusErrorDomain` whose code says
 /// why (`errSecNotTrusted`, `errSecCertificateExpired`, `errSecCertificateNotValidYet`,
-/// `errSecHostNameMismatch`, `errSecInvalidExtendedKeyUsage`).
+/// `errSecHostNameMismatch`, `errSecInvalidExtendedKeyUsage`,
+/// `errSecIncompleteCertRevocationCheck` when a revocation policy requires a response).
 @discardableResult
 public func SecTrustEvaluateWithError(_ trust: SecTrust, _ error: UnsafeMutablePointer<CFError?>?) -> Bool {
     let (_, failure) = trust.evaluateIfNeeded()
@@ -248,6 +265,7 @@ private func trustError(_ status: OSStatus, leaf: SecCertificate?) -> CFError {
     case errSecCertificateNotValidYet: reason = "“\(name)” certificate is not yet valid"
     case errSecHostNameMismatch: reason = "“\(name)” certificate name does not match input"
     case errSecInvalidExtendedKeyUsage: reason = "“\(name)” certificate is not permitted for this usage"
+    case errSecIncompleteCertRevocationCheck: reason = "“\(name)” certificate: failed to check revocation"
     default: reason = "“\(name)” certificate is not trusted"
     }
     return NSError(domain: kCFErrorDomainOSStatus as String, code: Int(status), userInfo: [NSLocalizedDescriptionKey: reason])

@@ -15,8 +15,7 @@ struct Import: ParsableCommand {
             A PKCS#12 file (.p12, .pfx, or -f pkcs12) adds its identities (certificate and \
             private key) and its other certificates, with -P its passphrase; a certificate file \
             (.cer, .crt, .der, .pem, or -t cert; DER or PEM, several in one PEM file) adds its \
-            certificates. Files of OpenSSL 1.x's legacy encryption (RC2, 3DES) exit 252 \
-            (errSecUnimplemented).
+            certificates. Files of OpenSSL 1.x's legacy encryption (RC2, 3DES) are read too.
 
             With --from gnome-keyring, reads a keyring file of gnome-keyring (default: \
             ${XDG_DATA_HOME:-~/.local/share}/keyrings/login.keyring, else keyrings/v1/login.keyring, \

@@ -7,20 +7,19 @@ import SwiftASN1
 
 /// Why a PKCS#12 file could not be read, each with the status `SecPKCS12Import` gives for it
 /// (`p12_error` in `SecImportExport.c`: password → errSecAuthFailed, decode → errSecDecode).
+/// Apple's importer has only these two: a MAC it cannot compute (an unknown digest) is the
+/// password's failure, an encryption scheme it does not know a decoding one (`p12VerifyMac`,
+/// `p12Decrypt` in `p12import.c`), and so they are here.
 enum PKCS12Error: Error, Equatable {
-    /// Not a PKCS#12 structure, or damaged.
+    /// Not a PKCS#12 structure, damaged, or encrypted in a scheme not read here.
     case decode
     /// The passphrase does not verify the MAC (or, in a file without a MAC, does not decrypt).
     case authentication
-    /// A cipher swift-crypto does not provide: the RC2 and triple-DES PBEs OpenSSL 1.x used
-    /// (`openssl pkcs12 -legacy`), RC4, or public-key enveloped contents.
-    case unsupportedCipher
 
     var status: OSStatus {
         switch self {
         case .decode: return errSecDecode
         case .authentication: return errSecAuthFailed
-        case .unsupportedCipher: return errSecUnimplemented
         }
     }
 }
@@ -40,10 +39,11 @@ struct PKCS12Contents: Sendable {
 }
 
 /// Reads PKCS#12 files (RFC 7292): the PFX, its MAC (HMAC with the PKCS#12 key derivation, any of
-/// SHA-1/256/384/512), password-encrypted contents and shrouded keys in PBES2 (PBKDF2 with
+/// SHA-1/224/256/384/512, the digests Apple's `p12VerifyMac` takes), password-encrypted contents and shrouded keys in PBES2 (PBKDF2 with
 /// HMAC-SHA-1/256/384/512, AES-128/192/256-CBC: what OpenSSL 3 writes by default), plain
-/// contents and key bags, nested safe-contents bags. The legacy RC2/3DES PBEs are recognised and
-/// refused as `unsupportedCipher` after the MAC has proved the passphrase.
+/// contents and key bags, nested safe-contents bags; and the PKCS#12 PBEs of RFC 7292 appendix C
+/// that OpenSSL 1.x wrote (`-legacy`: RC2-40 and three-key triple DES; RC2-128 and RC4 too, see
+/// ``PKCS12LegacyEncryption``).
 enum PKCS12Parser {
     /// Iteration counts above this are refused as damaged: a file must not make the importer spin
     /// for minutes. OpenSSL writes 2,048; the bound leaves room for files made a thousand times
@@ -66,11 +66,15 @@ enum PKCS12Parser {
         let password: String
         let iterationLimit: Int
         var macVerified = false
+        /// The passphrase as the PKCS#12 key derivation takes it: the encoding that verified the
+        /// MAC (an empty one has two), else the standard one.
+        var passwordBytes: [UInt8]
         var contents = PKCS12Contents()
 
         init(password: String, iterationLimit: Int) {
             self.password = password
             self.iterationLimit = iterationLimit
+            self.passwordBytes = PKCS12KeyDerivation.passwordBytes(password)
         }
 
         mutating func read(_ bytes: [UInt8]) throws -> PKCS12Contents {
@@ -78,7 +82,7 @@ enum PKCS12Parser {
             guard try pfx.element(0).smallInteger() == 3 else { throw PKCS12Error.decode }
             let authenticatedSafe = try dataContent(pfx.element(1))
             if pfx.count > 2 {
-                try verifyMAC(pfx[2], over: authenticatedSafe)
+                passwordBytes = try verifyMAC(pfx[2], over: authenticatedSafe)
                 macVerified = true
             }
             for info in try ASN1Reading.ber(authenticatedSafe).children(.sequence) {
@@ -98,8 +102,9 @@ enum PKCS12Parser {
                         throw unreadableDecryption(error)
                     }
                 default:
-                    // Enveloped (public-key encrypted) contents need the recipient's key.
-                    throw PKCS12Error.unsupportedCipher
+                    // Enveloped (public-key encrypted) and other contents are skipped, as
+                    // Apple's `authSafeElementParse` skips them.
+                    continue
                 }
             }
             return contents
@@ -113,11 +118,12 @@ enum PKCS12Parser {
         }
 
         /// `MacData ::= SEQUENCE { DigestInfo, macSalt OCTET STRING, iterations INTEGER DEFAULT 1 }`.
-        private func verifyMAC(_ node: ASN1Node, over authenticatedSafe: [UInt8]) throws {
+        /// Returns the encoding of the passphrase that verified it.
+        private func verifyMAC(_ node: ASN1Node, over authenticatedSafe: [UInt8]) throws -> [UInt8] {
             let macData = try node.children(.sequence)
             let digestInfo = try macData.element(0).children(.sequence)
             let algorithm = try digestInfo.element(0).children(.sequence).element(0).objectIdentifier()
-            guard let digest = OID.macDigests[algorithm] else { throw PKCS12Error.unsupportedCipher }
+            guard let digest = OID.macDigests[algorithm] else { throw PKCS12Error.authentication }
             let expected = try digestInfo.element(1).octetString()
             let salt = try macData.element(1).octetString()
             let iterations = macData.count > 2 ? try macData[2].smallInteger() : 1
@@ -129,7 +135,7 @@ enum PKCS12Parser {
             for candidate in candidates {
                 let key = PKCS12KeyDerivation.derive(password: candidate, salt: salt, iterations: iterations,
                                                      purpose: .mac, digest: digest, length: digest.byteCount)
-                if constantTimeEqual(digest.hmac(key: key, data: authenticatedSafe), expected) { return }
+                if constantTimeEqual(digest.hmac(key: key, data: authenticatedSafe), expected) { return candidate }
             }
             throw PKCS12Error.authentication
         }
@@ -189,11 +195,25 @@ enum PKCS12Parser {
         private func decrypt(_ ciphertext: [UInt8], algorithm node: ASN1Node) throws -> [UInt8] {
             let algorithm = try node.children(.sequence)
             let oid = try algorithm.element(0).objectIdentifier()
-            if oid.hasPrefix(OID.legacyPBEPrefix) { throw PKCS12Error.unsupportedCipher }
-            guard oid == OID.pbes2 else { throw PKCS12Error.unsupportedCipher }
+            if let legacy = PKCS12LegacyEncryption.scheme(oid) {
+                // `pkcs-12PbeParams ::= SEQUENCE { salt OCTET STRING, iterations INTEGER }`.
+                let parameters = try algorithm.element(1).children(.sequence)
+                let salt = try parameters.element(0).octetString()
+                let iterations = try parameters.element(1).smallInteger()
+                guard iterations >= 1, iterations <= iterationLimit else { throw PKCS12Error.decode }
+                do {
+                    return try PKCS12LegacyEncryption.decrypt(ciphertext, scheme: legacy, password: passwordBytes,
+                                                              salt: salt, iterations: iterations)
+                } catch let error as PKCS12Error {
+                    throw error
+                } catch {
+                    throw macVerified ? PKCS12Error.decode : PKCS12Error.authentication // bad padding, as below
+                }
+            }
+            guard oid == OID.pbes2 else { throw PKCS12Error.decode }
             let parameters = try algorithm.element(1).children(.sequence)
             let kdf = try parameters.element(0).children(.sequence)
-            guard try kdf.element(0).objectIdentifier() == OID.pbkdf2 else { throw PKCS12Error.unsupportedCipher }
+            guard try kdf.element(0).objectIdentifier() == OID.pbkdf2 else { throw PKCS12Error.decode }
             let kdfParameters = try kdf.element(1).children(.sequence)
             let salt = try kdfParameters.element(0).octetString()
             let iterations = try kdfParameters.element(1).smallInteger()
@@ -208,7 +228,7 @@ enum PKCS12Parser {
                 }
             }
             let scheme = try parameters.element(1).children(.sequence)
-            guard let keyLength = OID.aesCBCKeyLengths[try scheme.element(0).objectIdentifier()] else { throw PKCS12Error.unsupportedCipher }
+            guard let keyLength = OID.aesCBCKeyLengths[try scheme.element(0).objectIdentifier()] else { throw PKCS12Error.decode }
             if let statedLength, statedLength != keyLength { throw PKCS12Error.decode }
             let iv = try scheme.element(1).octetString()
             guard iv.count == 16, !ciphertext.isEmpty, ciphertext.count % 16 == 0 else { throw PKCS12Error.decode }
@@ -239,7 +259,7 @@ enum PKCS12Parser {
             case "1.2.840.113549.2.9": return .sha256
             case "1.2.840.113549.2.10": return .sha384
             case "1.2.840.113549.2.11": return .sha512
-            default: throw PKCS12Error.unsupportedCipher
+            default: throw PKCS12Error.decode
             }
         }
     }
@@ -262,12 +282,10 @@ enum PKCS12Parser {
         static let localKeyID = "1.2.840.113549.1.9.21"
         static let pbes2 = "1.2.840.113549.1.5.13"
         static let pbkdf2 = "1.2.840.113549.1.5.12"
-        /// pbeWithSHAAnd128BitRC4 … pbeWithSHAAnd40BitRC2-CBC (1.2.840.113549.1.12.1.1–6).
-        static let legacyPBEPrefix = "1.2.840.113549.1.12.1."
         static let aesCBCKeyLengths = ["2.16.840.1.101.3.4.1.2": 16, "2.16.840.1.101.3.4.1.22": 24, "2.16.840.1.101.3.4.1.42": 32]
         /// The hashes a file may name for its MAC and its key derivation.
         static let macDigests: [String: HashName] = [
-            "1.3.14.3.2.26": .sha1, "2.16.840.1.101.3.4.2.1": .sha256,
+            "1.3.14.3.2.26": .sha1, "2.16.840.1.101.3.4.2.4": .sha224, "2.16.840.1.101.3.4.2.1": .sha256,
             "2.16.840.1.101.3.4.2.2": .sha384, "2.16.840.1.101.3.4.2.3": .sha512,
         ]
     }

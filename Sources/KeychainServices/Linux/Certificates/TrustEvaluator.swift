@@ -23,7 +23,8 @@ struct TrustOutcome: Sendable {
 /// one at a time to name the reason as Apple's statuses do: no chain to an anchor is
 /// `errSecNotTrusted`, an expired or not-yet-valid certificate `errSecCertificateExpired` /
 /// `errSecCertificateNotValidYet`, a wrong host `errSecHostNameMismatch`, a missing usage
-/// `errSecInvalidExtendedKeyUsage`.
+/// `errSecInvalidExtendedKeyUsage`, and a trusted chain under a revocation policy that requires
+/// a response `errSecIncompleteCertRevocationCheck`.
 enum TrustEvaluator {
     struct Request: Sendable {
         let leaf: Certificate
@@ -42,6 +43,11 @@ enum TrustEvaluator {
 
     private static func evaluateAsync(_ request: Request) async -> TrustOutcome {
         if let chain = await validate(request, checkValidity: true, checkHostname: true, checkUsage: true) {
+            // No revocation response is ever had here (no network): a policy requiring one fails
+            // a chain that is otherwise trusted, as trustd does (SecPolicy+Revocation.swift).
+            if request.policies.contains(where: \.requiresRevocationResponse) {
+                return TrustOutcome(chain: chain, failure: errSecIncompleteCertRevocationCheck)
+            }
             return TrustOutcome(chain: chain, failure: nil)
         }
         // Which check failed: without the validity period, is there a chain at all?
