@@ -78,7 +78,7 @@ let package = Package(
             providers: [.apt(["libdbus-1-dev"]), .brew(["dbus"])]
         ),
         // Small C shims for system calls Swift cannot call directly (variadic syscall(2) for the
-        // kernel keyring, mlock, prctl).
+        // kernel keyring, mlock, prctl, the peer of a Unix socket, pidfds).
         .target(name: "CKeychainSystem"),
         // The one lock for state shared between threads (docs/design-notes.md), for the engine
         // and for the D-Bus layer, which does not depend on the engine.
@@ -195,6 +195,14 @@ let package = Package(
             dependencies: ["KeychainDBus", "KeychainSecretService", "KeychainStore", .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
+        // Who is calling keychaind, from what the kernel says (the socket's peer, a pidfd, /proc),
+        // and the policy that turns that into an application identifier and keychain access
+        // groups (docs/isolation.md). A library with its own tests; no door calls it yet.
+        .target(
+            name: "KeychainCallerIdentity",
+            dependencies: ["CKeychainSystem", "KeychainStore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "keychaind",
             dependencies: [
@@ -271,6 +279,9 @@ let package = Package(
         // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
         .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
+        // Real callers: sockets to child processes, a reaped peer, a fake Flatpak sandbox made with bwrap.
+        .testTarget(name: "KeychainCallerIdentityTests", dependencies: ["KeychainCallerIdentity", "KeychainStore", "KeychainTestSupport"],
+                    swiftSettings: strict),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport", "CKeychainSystem", "KeychainctlCommandLine"]

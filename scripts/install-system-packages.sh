@@ -39,13 +39,15 @@
 #   groff-base                   scripts/test-deb.sh renders the installed manual pages with warnings on
 #   postgresql                   the sync tests start a PostgreSQL 15 server of their own (initdb, pg_ctl,
 #                                psql) as the sync store
+#   bubblewrap                   KeychainCallerIdentityTests run clients in a fresh root with a written
+#                                /.flatpak-info (bwrap), as a Flatpak sandbox looks to keychaind
 set -euo pipefail
 build_packages=(libsqlite3-dev pkg-config libdbus-1-dev)
 test_packages=(sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev
-          openssl python3-cryptography ca-certificates postgresql openssh-client groff-base)
+          openssl python3-cryptography ca-certificates postgresql openssh-client groff-base bubblewrap)
 case "${1:-}" in
   --build) packages=("${build_packages[@]}") ;;
   "") packages=("${build_packages[@]}" "${test_packages[@]}") ;;

@@ -61,4 +61,22 @@ void cks_terminal_guard_end(void);
 /// 1 if a guarded signal arrived since cks_terminal_guard_begin, else 0.
 int cks_terminal_guard_interrupted(void);
 
+/// The credentials the kernel recorded for the peer of a connected Unix socket when it connected
+/// (SO_PEERCRED): its process id, effective user id and effective group id. Returns 0, or -1
+/// with errno set.
+int cks_peer_credentials(int socket, int32_t *pid, uint32_t *uid, uint32_t *gid);
+/// A pidfd for the process that connected the Unix socket (SO_PEERPIDFD, Linux 6.5 and later),
+/// close-on-exec, or -1 with errno set (ENOPROTOOPT on older kernels). On current kernels it
+/// succeeds even when that process has already exited and been reaped: the pidfd then names no
+/// process, which the caller must check.
+int cks_peer_pidfd(int socket);
+/// pidfd_open(2) on `pid`: a close-on-exec pidfd, or -1 with errno set.
+int cks_pidfd_open(int32_t pid);
+/// pidfd_send_signal(2) of `signal` (0 only checks that the process can be signalled) to the
+/// process `pidfd` names: 0, or -1 with errno set (ESRCH once it has been reaped).
+int cks_pidfd_send_signal(int pidfd, int signal);
+/// The file system type (statfs(2)'s f_type, e.g. FUSE_SUPER_MAGIC 0x65735546) of the file
+/// system holding `path`, or -1 with errno set.
+long cks_filesystem_type(const char *path);
+
 #endif
