@@ -1,5 +1,5 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
-public import Foundation
+import Foundation
 
 // The revocation flags of `SecPolicy.h`, with Apple's values.
 

@@ -289,7 +289,7 @@ struct ScriptedPinentry {
         """.write(to: program, atomically: true, encoding: .utf8)
         guard chmod(program.path, 0o755) == 0 else { throw CocoaError(.fileWriteNoPermission) }
         try (answer ?? "").write(to: folder.appendingPathComponent("pinentry-answer"), atomically: true, encoding: .utf8)
-        if answer == nil { FileManager.default.createFile(atPath: folder.appendingPathComponent("pinentry-cancels").path, contents: nil) }
+        if answer == nil { _ = FileManager.default.createFile(atPath: folder.appendingPathComponent("pinentry-cancels").path, contents: nil) }
         setConfirms(confirms, in: folder)
         return program
     }
@@ -299,7 +299,7 @@ struct ScriptedPinentry {
         if yes {
             try? FileManager.default.removeItem(at: refuses)
         } else {
-            FileManager.default.createFile(atPath: refuses.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: refuses.path, contents: nil)
         }
     }
 
