@@ -16,13 +16,12 @@ extension SecretService {
     /// Takes note of `collection` as it is now, so that later changes can be told apart. A
     /// collection that only the daemon writes (the session) is not watched: its calls signal.
     func sight(_ collection: any SecretCollection, named name: String) {
-        let locked = collection.isLocked
         sightings.withLock { sightings in
-            guard let counter = collection.changesByOthers, let versions = collection.itemVersions(ids: nil) else {
+            guard let seen = collection.watchedState(), let versions = collection.itemVersions(ids: nil) else {
                 sightings[name] = nil
                 return
             }
-            sightings[name] = CollectionSighting(changesByOthers: counter, versions: versions, locked: locked)
+            sightings[name] = CollectionSighting(changesByOthers: seen.changesByOthers, versions: versions, locked: seen.locked)
         }
     }
 
@@ -30,16 +29,16 @@ extension SecretService {
     /// seen, and sends the signals a change through D-Bus would have: `ItemCreated`,
     /// `ItemDeleted`, `ItemChanged` (with the collection's `PropertiesChanged`) and, when its
     /// lock state moved, `PropertiesChanged` of `Locked` and `CollectionChanged`. Cheap when
-    /// nothing changed: a counter and a lock state per collection.
+    /// nothing changed: a counter and a lock state per collection. Looking is not using: it
+    /// never holds off a keychain's idle timeout.
     package func noticeChangesFromOtherDoors() {
         for (name, collection) in servedCollections {
-            let lockedNow = collection.isLocked
-            var lockMoved = false
+            var lockedNowIfMoved: Bool?
             var created: [String] = [], deleted: [String] = [], changed: [String] = []
             sightings.withLock { sightings in
-                guard var seen = sightings[name], let counter = collection.changesByOthers else { return }
+                guard var seen = sightings[name], let (lockedNow, counter) = collection.watchedState() else { return }
                 if seen.locked != lockedNow {
-                    lockMoved = true
+                    lockedNowIfMoved = lockedNow
                     seen.locked = lockedNow
                 }
                 if counter != seen.changesByOthers, let versions = collection.itemVersions(ids: nil) {
@@ -64,7 +63,7 @@ extension SecretService {
                     }
                 }
             }
-            if lockMoved { emitLockedChanged(name) }
+            if let lockedNow = lockedNowIfMoved { emitLockedChanged(name, locked: lockedNow) }
         }
         // Collections no longer served are no longer watched.
         let served = Set(servedCollections.map(\.name))

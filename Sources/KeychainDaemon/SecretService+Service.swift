@@ -192,11 +192,14 @@ extension SecretService {
         return .values([.objectPaths(locked), .objectPath(SecretServiceNames.noObject)])
     }
 
-    func emitLockedChanged(_ name: String) {
+    /// Tells listeners the collection's lock state: `locked` when the caller knows it (a
+    /// watcher, whose look must not count as a use of the keychain), else read now.
+    func emitLockedChanged(_ name: String, locked known: Bool? = nil) {
         guard let collection = collection(name) else { return }
-        noteLockState(name, collection.isLocked)
+        let locked = known ?? collection.isLocked
+        noteLockState(name, locked)
         emit(SecretObjectPath.collectionPath(name), SecretServiceNames.propertiesInterface, SecretServiceSignals.propertiesChanged,
-             [.string(SecretServiceNames.collectionInterface), .properties([(SecretServiceProperties.locked, .boolean(collection.isLocked))]),
+             [.string(SecretServiceNames.collectionInterface), .properties([(SecretServiceProperties.locked, .boolean(locked))]),
               .array(elementSignature: "s", [])])
         emit(SecretServiceNames.root, SecretServiceNames.serviceInterface, SecretServiceSignals.collectionChanged,
              [.objectPath(SecretObjectPath.collectionPath(name))])

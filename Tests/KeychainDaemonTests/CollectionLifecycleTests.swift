@@ -241,6 +241,30 @@ import Testing
         #expect(CollectionTests.eventually { received.members.contains("Locked false") }, "\(received.members)")
     }
 
+    /// keychaind looks at the keychains it serves every two seconds, for lock changes; looking
+    /// is not using: a keychain's idle timeout still locks it, and listeners hear of it.
+    @Test func anIdleTimeoutStillLocksAWatchedKeychain() throws {
+        let sandbox = try DaemonSandbox()
+        let listener = try DBusConnection.session(address: sandbox.busAddress)
+        let received = Received()
+        try listener.subscribe(interface: "org.freedesktop.DBus.Properties") { signal in
+            guard signal.path.hasSuffix("/collection/login"), signal.arguments.count > 1,
+                  case .array(_, let changed) = signal.arguments[1] else { return }
+            for entry in changed {
+                if case .dictEntry(.string("Locked"), .variant(.boolean(let locked))) = entry { received.append("Locked \(locked)") }
+            }
+        }
+        let loop = Thread { listener.run() }
+        loop.start()
+        defer { listener.stop() }
+        #expect(try sandbox.keychainctl(["set-keychain-password", "-p", "pw"]).status == 0)
+        #expect(try sandbox.keychainctl(["set-keychain-settings", "-t", "3"]).status == 0)
+        #expect(try sandbox.keychainctl(["unlock-keychain", "-p", "pw"]).status == 0)
+        // Locked by the timeout within 3 s of the unlock; the watch then says so within 2 s.
+        #expect(CollectionTests.eventually { received.members.contains("Locked true") }, "\(received.members)\n\(sandbox.log)")
+        #expect(try sandbox.keychainctl(["show-keychain-info", "--locked-status"]).status == 36)
+    }
+
     /// What gnome-keyring does too: a collection's label is read-write, and `Lock` locks it.
     @Test(arguments: [DaemonSandbox.Provider.keychaind, .gnomeKeyring])
     func labelIsReadWriteAndLockLocks(provider: DaemonSandbox.Provider) throws {

@@ -264,7 +264,10 @@ package final class KeychainCollection: SecretCollection {
 
     // MARK: Changes from other doors
 
-    package var changesByOthers: Int64? { (try? file.changeStamp())?.otherConnections }
+    package func watchedState() -> (locked: Bool, changesByOthers: Int64)? {
+        guard let seen = try? file.watchedState() else { return nil }
+        return (seen.locked || heldLocked.withLock { $0 }, seen.changesByOthers)
+    }
 
     package func itemVersions(ids: [String]?) -> [String: Int]? {
         var versions: [String: Int] = [:]

@@ -130,8 +130,10 @@ package protocol SecretCollection: AnyObject, Sendable {
     /// every item for `ids` nil, else those of `ids` that still exist. Nil when the store cannot
     /// tell, or nobody but the daemon writes it (its own calls send their own signals).
     func itemVersions(ids: [String]?) -> [String: Int]?
-    /// A counter that moves whenever another process writes the store; nil when none can.
-    var changesByOthers: Int64? { get }
+    /// What a watcher of the store sees now, without it counting as a use (a keychain's idle
+    /// timeout is not extended): whether it is locked, and a counter that moves whenever
+    /// another process writes it. Nil when no other process can.
+    func watchedState() -> (locked: Bool, changesByOthers: Int64)?
     /// Opens a secret the last search kept sealed for the request that usually follows it. The
     /// daemon calls this after the search's answer has been sent, so the answer never waits for
     /// it; a collection that keeps nothing does nothing. Returns whether an opened secret now
@@ -144,5 +146,5 @@ extension SecretCollection {
     @discardableResult
     package func openKeptSecret() -> Bool { false }
     package func itemVersions(ids: [String]?) -> [String: Int]? { nil }
-    package var changesByOthers: Int64? { nil }
+    package func watchedState() -> (locked: Bool, changesByOthers: Int64)? { nil }
 }

@@ -58,7 +58,9 @@ struct UnlockState {
 extension KeychainFile.State {
     /// Brings the keybag and the class keys in memory in line with the file and the shared
     /// unlock state (a password change, an unlock or lock elsewhere, an expired idle timeout).
-    func refreshLockState() throws(KeychainStoreError) {
+    /// A call that is not a use of the keychain (`asUse` false: a watcher looking at its state)
+    /// leaves the idle timeout where it was.
+    func refreshLockState(asUse: Bool = true) throws(KeychainStoreError) {
         try reloadKeybagIfChanged()
         guard keybag.hasPassword else { return }
         let now = Date()
@@ -73,7 +75,7 @@ extension KeychainFile.State {
             unlock.unlockedSerial = unlocked.serial
             if unlocked.imported {
                 // Use extends the idle timeout; refreshed at most once a second to stay cheap.
-                if let timeout = unlock.lockTimeout, let serial = unlock.unlockedSerial,
+                if asUse, let timeout = unlock.lockTimeout, let serial = unlock.unlockedSerial,
                    now.timeIntervalSince(unlock.lastTimeoutRefresh) > 1 {
                     KernelKeyring.setTimeout(serial, seconds: timeout)
                     unlock.lastTimeoutRefresh = now
@@ -86,7 +88,7 @@ extension KeychainFile.State {
                 keybag.dropKeys(Keybag.unlockedClasses)
             }
         }
-        unlock.lastUse = now
+        if asUse { unlock.lastUse = now }
     }
 
     /// Reads the keys of `classes` from the kernel keyring and takes them if they are this

@@ -12,9 +12,10 @@ extension KeychainFile {
     /// Readable without the class keys, like ``indexedCandidates(_:identity:)``: what lets the
     /// Secret Service daemon tell its listeners about items another process added, changed or
     /// deleted, even while the keychain is locked. Nil when the query filters on an attribute
-    /// that has no column. The numbers are only comparable within one process run.
+    /// that has no column. The numbers are only comparable within one process run. Not a use
+    /// of the keychain: the idle timeout is not extended by it.
     package func itemVersions(_ query: ItemQuery, identity: ClientIdentity) throws(KeychainStoreError) -> [Data: Int]? {
-        try withState { state throws(KeychainStoreError) -> [Data: Int]? in
+        try withStateWithoutUse { state throws(KeychainStoreError) -> [Data: Int]? in
             let selection = try state.selection(query, identity: identity)
             guard selection.postFilters.isEmpty else { return nil }
             let statement = try state.db.statement(state.selectSQL("persistref, meta, secret", ItemTable(query.itemClass), selection.conditions))
@@ -28,6 +29,16 @@ extension KeychainFile {
                 versions[reference] = hasher.finalize()
             }
             return versions
+        }
+    }
+}
+
+extension KeychainFile {
+    /// What a watcher sees of the keychain now, without using it (the idle timeout is not
+    /// extended): whether it is locked, and SQLite's count of other connections' commits.
+    package func watchedState() throws(KeychainStoreError) -> (locked: Bool, changesByOthers: Int64) {
+        try withStateWithoutUse { state throws(KeychainStoreError) in
+            (state.keybag.hasPassword && !state.keybag.hasKeys(Keybag.unlockedClasses), state.unlock.dataVersion ?? -1)
         }
     }
 }

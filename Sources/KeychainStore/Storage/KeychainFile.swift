@@ -100,6 +100,15 @@ public final class KeychainFile: Sendable {
         }
     }
 
+    /// ``withState(_:)`` for a look that is not a use of the keychain (a daemon watching for
+    /// changes): the idle timeout is not extended by it.
+    func withStateWithoutUse<T>(_ body: (State) throws(KeychainStoreError) -> T) throws(KeychainStoreError) -> T {
+        try withLockedState { state throws(KeychainStoreError) -> T in
+            try state.refreshLockState(asUse: false)
+            return try body(state)
+        }
+    }
+
     /// ``withState(_:)`` for a call that only reads: the lock-state refresh and `body` run in one
     /// read transaction, so they see one snapshot of the file and take SQLite's WAL read lock
     /// once (two `fcntl` calls a lookup fewer, about a microsecond here). `body` must not write.
