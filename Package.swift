@@ -192,12 +192,13 @@ let package = Package(
         // library so that tests can reach it.
         .target(
             name: "KeychainDaemon",
-            dependencies: ["KeychainDBus", "KeychainSecretService", "KeychainStore", .product(name: "Logging", package: "swift-log")],
+            dependencies: ["KeychainCallerIdentity", "KeychainDBus", "KeychainSecretService", "KeychainStore",
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
         // Who is calling keychaind, from what the kernel says (the socket's peer, a pidfd, /proc),
         // and the policy that turns that into an application identifier and keychain access
-        // groups (docs/isolation.md). A library with its own tests; no door calls it yet.
+        // groups (docs/isolation.md). The Secret Service door (KeychainDaemon) enforces it.
         .target(
             name: "KeychainCallerIdentity",
             dependencies: ["CKeychainSystem", "KeychainStore", .product(name: "Crypto", package: "swift-crypto")],

@@ -1,13 +1,17 @@
 import KeychainDBus
 import KeychainSecretService
+import KeychainStore
 
 /// What every handler of the Secret Service's interface table is given: the service, the call
 /// (its arguments already checked against the method's declared signature) and the object it
-/// is addressed to.
+/// is addressed to, and the identity it is made as.
 struct SecretCall: Sendable {
     let service: SecretService
     let call: DBusMethodCall
     let object: SecretObjectPath
+    /// What the caller's connection was given (``SecretService/admission(of:)``): every
+    /// collection call made for this call is made as it.
+    let identity: ClientIdentity
 
     var arguments: [DBusValue] { call.arguments }
     var sender: String { call.sender }

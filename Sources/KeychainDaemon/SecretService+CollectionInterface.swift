@@ -12,12 +12,12 @@ extension SecretService {
             },
             DBusMethod("SearchItems", in: [DBusArgument("attributes", "a{ss}")], out: [DBusArgument("results", "ao")]) { call in
                 guard let attributes = call.arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
-                return call.inCollection { name, collection in call.service.searchItems(attributes, in: name, collection, path: call.path) }
+                return call.inCollection { name, collection in call.service.searchItems(attributes, in: name, collection, call) }
             },
             DBusMethod("CreateItem", in: [DBusArgument("properties", "a{sv}"), DBusArgument("secret", SecretServiceNames.secretType),
                                           DBusArgument("replace", "b")],
                        out: [DBusArgument("item", "o"), DBusArgument("prompt", "o")]) { call in
-                call.inCollection { name, collection in call.service.createItem(call.call, in: name, collection) }
+                call.inCollection { name, collection in call.service.createItem(call, in: name, collection) }
             },
         ],
         properties: [
@@ -31,39 +31,43 @@ extension SecretService {
             DBusProperty(SecretServiceProperties.modified, "t") { .uint64($0.collection.modified) },
         ],
         signals: [SecretServiceSignals.itemCreated, SecretServiceSignals.itemDeleted, SecretServiceSignals.itemChanged],
-        loadProperties: { call in call.resolvedCollection().flatMap { name, collection in collectionProperties(name, collection, call.path) } })
+        loadProperties: { call in
+            call.resolvedCollection().flatMap { name, collection in collectionProperties(name, collection, call) }
+        })
 
     /// What a collection's properties are read from: the collection and the paths of its items
-    /// (none while it is locked).
+    /// the caller may see (none while it is locked).
     struct CollectionProperties {
         let collection: any SecretCollection
         let items: [String]
     }
 
-    private static func collectionProperties(_ name: String, _ collection: any SecretCollection, _ path: String)
+    private static func collectionProperties(_ name: String, _ collection: any SecretCollection, _ call: SecretCall)
         -> Result<CollectionProperties, DBusError> {
         do {
-            let items = try collection.allItems().map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
+            let items = try collection.allItems(as: call.identity).map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
             return .success(CollectionProperties(collection: collection, items: items))
         } catch .locked {
             return .success(CollectionProperties(collection: collection, items: []))
         } catch {
-            return .failure(refusal(for: error, path: path))
+            return .failure(refusal(for: error, path: call.path))
         }
     }
 
-    private func searchItems(_ attributes: [String: String], in name: String, _ collection: any SecretCollection, path: String) -> DBusReply {
+    private func searchItems(_ attributes: [String: String], in name: String, _ collection: any SecretCollection, _ call: SecretCall) -> DBusReply {
         do {
-            let found = try collection.searchIncludingLocked(attributes)
+            let found = try collection.searchIncludingLocked(attributes, as: call.identity)
             return .values([.objectPaths((found.records.map(\.id) + found.lockedIDs).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
         } catch .locked {
-            return .values([.objectPaths(collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) })])
+            return .values([.objectPaths(collection.lockedCandidates(attributes, as: call.identity)
+                .map { SecretObjectPath.itemPath(collection: name, id: $0) })])
         } catch {
-            return reply(for: error, path: path)
+            return reply(for: error, path: call.path)
         }
     }
 
-    private func createItem(_ call: DBusMethodCall, in name: String, _ collection: any SecretCollection) -> DBusReply {
+    /// Into the caller's first access group (its default, as for `SecItemAdd` without one).
+    private func createItem(_ call: SecretCall, in name: String, _ collection: any SecretCollection) -> DBusReply {
         guard let properties = call.arguments[0].propertyDictionary, let secret = call.arguments[1].secretParts,
               let replace = call.arguments[2].booleanValue else { return .invalidArguments("expected a{sv}(oayays)b") }
         let label = properties[SecretServiceNames.itemLabelProperty]?.stringValue ?? ""
@@ -87,7 +91,8 @@ extension SecretService {
         return signallingOwnChange(in: name, collection) {
             do throws(SecretCollectionError) {
                 let (record, replaced) = try collection.create(label: label, attributes: attributes,
-                                                              secret: SecretValue(bytes: bytes, contentType: contentType), replace: replace)
+                                                              secret: SecretValue(bytes: bytes, contentType: contentType), replace: replace,
+                                                              as: call.identity)
                 let path = SecretObjectPath.itemPath(collection: name, id: record.id)
                 collectionChanged(name, item: path, signal: replaced ? SecretServiceSignals.itemChanged : SecretServiceSignals.itemCreated)
                 return (.values([.objectPath(path), .objectPath(SecretServiceNames.noObject)]), [record.id])

@@ -8,13 +8,13 @@ extension SecretService {
         SecretServiceNames.itemInterface,
         methods: [
             DBusMethod("Delete", out: [DBusArgument("Prompt", "o")]) { call in
-                call.onItem { name, collection, id in call.service.deleteItem(id, in: name, collection, caller: call.sender, path: call.path) }
+                call.onItem { name, collection, id in call.service.deleteItem(id, in: name, collection, call) }
             },
             DBusMethod("GetSecret", in: [DBusArgument("session", "o")], out: [DBusArgument("secret", SecretServiceNames.secretType)]) { call in
-                call.onItem { name, collection, id in call.service.getSecret(id, in: name, collection, call.call) }
+                call.onItem { name, collection, id in call.service.getSecret(id, in: name, collection, call) }
             },
             DBusMethod("SetSecret", in: [DBusArgument("secret", SecretServiceNames.secretType)]) { call in
-                call.onItem { name, collection, id in call.service.setSecret(id, in: name, collection, call.call) }
+                call.onItem { name, collection, id in call.service.setSecret(id, in: name, collection, call) }
             },
         ],
         properties: [
@@ -22,12 +22,12 @@ extension SecretService {
             DBusProperty(SecretServiceProperties.attributes, "a{ss}", read: { .stringDictionary($0.record.attributes) }) { call, name, value in
                 guard let attributes = value.stringDictionary else { return .invalidArguments("Attributes is a{ss}") }
                 if let problem = call.service.checkAttributes(attributes, label: "") { return .invalidArguments(problem) }
-                return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setAttributes(id: id, attributes) }
+                return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setAttributes(id: id, attributes, as: call.identity) }
             },
             DBusProperty(SecretServiceProperties.label, "s", read: { .string($0.record.label) }) { call, name, value in
                 guard let label = value.stringValue else { return .invalidArguments("Label is a string") }
                 if let problem = call.service.checkAttributes([:], label: label) { return .invalidArguments(problem) }
-                return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setLabel(id: id, label) }
+                return call.service.setItemProperty(call, name) { (collection, id) throws(SecretCollectionError) in try collection.setLabel(id: id, label, as: call.identity) }
             },
             DBusProperty(SecretServiceProperties.created, "t") { .uint64($0.record.created) },
             DBusProperty(SecretServiceProperties.modified, "t") { .uint64($0.record.modified) },
@@ -59,7 +59,7 @@ extension SecretService {
         }
         let canonical = SecretObjectPath.itemPath(collection: name, id: id)
         do {
-            let record = try collection.item(id: id, grant: grant(for: call.sender, item: canonical))
+            let record = try collection.item(id: id, grant: grant(for: call.sender, item: canonical), as: call.identity)
             return .success(ItemProperties(locked: collection.isLocked, record: record))
         } catch .locked {
             // Locked by itself (it needs the user) or with its collection: nothing but that shows.
@@ -90,12 +90,13 @@ extension SecretService {
         }
     }
 
-    private func getSecret(_ id: String, in name: String, _ collection: any SecretCollection, _ call: DBusMethodCall) -> DBusReply {
+    private func getSecret(_ id: String, in name: String, _ collection: any SecretCollection, _ call: SecretCall) -> DBusReply {
         guard let sessionPath = call.arguments[0].objectPathValue, let session = session(sessionPath, caller: call.sender) else {
             return .failure(SecretServiceError.noSession, "No such session for this client")
         }
         do {
-            let secret = try collection.secret(id: id, grant: grant(for: call.sender, item: SecretObjectPath.itemPath(collection: name, id: id)))
+            let secret = try collection.secret(id: id, grant: grant(for: call.sender, item: SecretObjectPath.itemPath(collection: name, id: id)),
+                                               as: call.identity)
             let encoded = try session.encode(secret.bytes)
             return .values([.secret(session: sessionPath, parameters: encoded.parameters, value: encoded.value,
                                     contentType: secret.contentType)])
@@ -106,7 +107,7 @@ extension SecretService {
         }
     }
 
-    private func setSecret(_ id: String, in name: String, _ collection: any SecretCollection, _ call: DBusMethodCall) -> DBusReply {
+    private func setSecret(_ id: String, in name: String, _ collection: any SecretCollection, _ call: SecretCall) -> DBusReply {
         guard let secret = call.arguments[0].secretParts else { return .invalidArguments("expected \(SecretServiceNames.secretType)") }
         guard let session = session(secret.session, caller: call.sender) else {
             return .failure(SecretServiceError.noSession, "No such session for this client")
@@ -117,7 +118,8 @@ extension SecretService {
         }
         return signallingOwnChange(in: name, collection) {
             do throws(SecretCollectionError) {
-                try collection.setSecret(id: id, SecretValue(bytes: bytes, contentType: secret.contentType.isEmpty ? "text/plain" : secret.contentType))
+                try collection.setSecret(id: id, SecretValue(bytes: bytes, contentType: secret.contentType.isEmpty ? "text/plain" : secret.contentType),
+                                         as: call.identity)
                 collectionChanged(name, item: SecretObjectPath.itemPath(collection: name, id: id), signal: SecretServiceSignals.itemChanged)
                 return (.empty, [id])
             } catch {
@@ -126,17 +128,17 @@ extension SecretService {
         }
     }
 
-    private func deleteItem(_ id: String, in name: String, _ collection: any SecretCollection, caller: String, path: String) -> DBusReply {
+    private func deleteItem(_ id: String, in name: String, _ collection: any SecretCollection, _ call: SecretCall) -> DBusReply {
         let canonicalPath = SecretObjectPath.itemPath(collection: name, id: id)
         return signallingOwnChange(in: name, collection) {
             do throws(SecretCollectionError) {
                 // An item that needs the user is locked for a client without a prompt's grant:
                 // `IsLocked` here as for GetSecret, and `Unlock` on it prompts first.
-                try collection.delete(id: id, grant: grant(for: caller, item: canonicalPath))
+                try collection.delete(id: id, grant: grant(for: call.sender, item: canonicalPath), as: call.identity)
                 collectionChanged(name, item: canonicalPath, signal: SecretServiceSignals.itemDeleted)
                 return (.values([.objectPath(SecretServiceNames.noObject)]), [id])
             } catch {
-                return (reply(for: error, path: path), [])
+                return (reply(for: error, path: call.path), [])
             }
         }
     }

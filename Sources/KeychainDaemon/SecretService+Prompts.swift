@@ -121,7 +121,9 @@ extension SecretService {
             let unlocked = objects.filter { path in
                 guard let name = owningCollection(path), let collection = collection(name) else { return false }
                 if case .item(_, let id)? = SecretObjectPath(path) {
-                    return !itemIsLocked(collection, name: name, id: id, client: owner)
+                    // A client that has left has no identity any more: nothing is open for it.
+                    guard let identity = identity(of: owner) else { return false }
+                    return !itemIsLocked(collection, name: name, id: id, client: owner, identity: identity)
                 }
                 return !collection.isLocked
             }

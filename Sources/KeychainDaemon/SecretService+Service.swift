@@ -1,6 +1,7 @@
 import Foundation
 import KeychainDBus
 import KeychainSecretService
+import KeychainStore
 
 /// The `org.freedesktop.Secret.Service` interface at `/org/freedesktop/secrets`: its table, then
 /// what answers its methods.
@@ -20,11 +21,11 @@ extension SecretService {
             DBusMethod("SearchItems", in: [DBusArgument("attributes", "a{ss}")],
                        out: [DBusArgument("unlocked", "ao"), DBusArgument("locked", "ao")]) { call in
                 guard let attributes = call.arguments[0].stringDictionary else { return .invalidArguments("expected a{ss}") }
-                return call.service.searchAllCollections(attributes, caller: call.sender)
+                return call.service.searchAllCollections(attributes, as: call.identity)
             },
             DBusMethod("Unlock", in: [DBusArgument("objects", "ao")], out: [DBusArgument("unlocked", "ao"), DBusArgument("prompt", "o")]) { call in
                 guard let objects = call.arguments[0].objectPathList else { return .invalidArguments("expected ao") }
-                return call.service.unlock(objects, caller: call.sender)
+                return call.service.unlock(objects, caller: call.sender, identity: call.identity)
             },
             DBusMethod("Lock", in: [DBusArgument("objects", "ao")], out: [DBusArgument("locked", "ao"), DBusArgument("Prompt", "o")]) { call in
                 guard let objects = call.arguments[0].objectPathList else { return .invalidArguments("expected ao") }
@@ -35,7 +36,7 @@ extension SecretService {
                 guard let items = call.arguments[0].objectPathList, let session = call.arguments[1].objectPathValue else {
                     return .invalidArguments("expected ao and o")
                 }
-                return call.service.getSecrets(items, session: session, caller: call.sender)
+                return call.service.getSecrets(items, session: session, caller: call.sender, identity: call.identity)
             },
             DBusMethod("ReadAlias", in: [DBusArgument("name", "s")], out: [DBusArgument("collection", "o")]) { call in
                 let name = call.service.resolve(.alias(call.arguments[0].stringValue ?? ""))
@@ -91,7 +92,7 @@ extension SecretService {
         }
     }
 
-    private func searchAllCollections(_ attributes: [String: String], caller: String) -> DBusReply {
+    private func searchAllCollections(_ attributes: [String: String], as identity: ClientIdentity) -> DBusReply {
         var unlocked: [String] = []
         var locked: [String] = []
         let collections = state.withLock { $0.collectionOrder }
@@ -99,12 +100,12 @@ extension SecretService {
             do {
                 // Items that need the user cannot be read without a prompt; the indexes still
                 // find them, and they are listed as locked so that the client asks to unlock them.
-                let found = try collection.searchIncludingLocked(attributes)
+                let found = try collection.searchIncludingLocked(attributes, as: identity)
                 unlocked += found.records.map { SecretObjectPath.itemPath(collection: name, id: $0.id) }
                 locked += found.lockedIDs.map { SecretObjectPath.itemPath(collection: name, id: $0) }
             } catch .locked {
                 // The attributes cannot be read; the indexes still say which items to unlock.
-                locked += collection.lockedCandidates(attributes).map { SecretObjectPath.itemPath(collection: name, id: $0) }
+                locked += collection.lockedCandidates(attributes, as: identity).map { SecretObjectPath.itemPath(collection: name, id: $0) }
             } catch {
                 return reply(for: error, path: SecretObjectPath.collectionPath(name))
             }
@@ -121,7 +122,7 @@ extension SecretService {
         return .objectPathLists(unlocked, locked)
     }
 
-    private func getSecrets(_ items: [String], session sessionPath: String, caller: String) -> DBusReply {
+    private func getSecrets(_ items: [String], session sessionPath: String, caller: String, identity: ClientIdentity) -> DBusReply {
         guard let session = session(sessionPath, caller: caller) else {
             return .failure(SecretServiceError.noSession, "No session \(sessionPath) for this client")
         }
@@ -129,8 +130,9 @@ extension SecretService {
         for path in items {
             guard case .item(let reference, let id)? = SecretObjectPath(path), let name = resolve(reference),
                   let collection = collection(name) else { continue }
-            // Items that are locked or gone are left out, as the spec says.
-            guard let secret = try? collection.secret(id: id, grant: grant(for: caller, collection: name, id: id)),
+            // Items that are locked or gone are left out, as the spec says; so are those of
+            // groups the caller lacks, which do not exist for it.
+            guard let secret = try? collection.secret(id: id, grant: grant(for: caller, collection: name, id: id), as: identity),
                   let encoded = try? session.encode(secret.bytes) else { continue }
             entries.append(DBusPathSecret(path: path, session: sessionPath, parameters: encoded.parameters,
                                           value: encoded.value, contentType: secret.contentType))
@@ -146,7 +148,7 @@ extension SecretService {
         }
     }
 
-    private func unlock(_ objects: [String], caller: String) -> DBusReply {
+    private func unlock(_ objects: [String], caller: String, identity: ClientIdentity) -> DBusReply {
         var unlocked: [String] = []
         var waiting: [String] = []
         var lockedCollections: [String] = []
@@ -160,7 +162,7 @@ extension SecretService {
             } else if collection.isLocked {
                 waiting.append(path)
                 if !lockedCollections.contains(name) { lockedCollections.append(name) }
-            } else if case .item(_, let id)? = SecretObjectPath(path), itemIsLocked(collection, name: name, id: id, client: caller) {
+            } else if case .item(_, let id)? = SecretObjectPath(path), itemIsLocked(collection, name: name, id: id, client: caller, identity: identity) {
                 waiting.append(path)
                 protectedItems.append(SecretObjectPath.itemPath(collection: name, id: id))
             } else {

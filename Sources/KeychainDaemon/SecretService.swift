@@ -22,6 +22,8 @@ package final class SecretService: Sendable {
     let limits: Limits
     /// The Unix user whose programs may call (the one keychaind runs as: whose keychain it serves).
     let servedUser = UInt32(geteuid())
+    /// What decides the access groups of each client connection (``admission(of:)``).
+    let callerPolicy: CallerPolicy
     /// Makes the collection `CreateCollection` asks for (a new keychain file, with the password
     /// given, if any).
     let makeCollection: @Sendable (_ name: String, _ label: String, _ password: String?) -> CollectionCreation
@@ -48,12 +50,14 @@ package final class SecretService: Sendable {
     ///   - collections: name and collection, in the order `Collections` lists them; must include
     ///     ``SecretServiceNames/loginCollection`` and ``SecretServiceNames/sessionCollection``.
     ///   - makeCollection: makes a new collection for `CreateCollection` (by default: refused).
+    ///   - callerPolicy: the rules that give each client its access groups (docs/isolation.md).
     ///   - aliasFile: where aliases set by clients are kept across restarts (nil: in memory).
     package init(connection: DBusConnection, collections: [(String, any SecretCollection)], prompter: any PasswordPrompter,
-                 logger: Logger, limits: Limits = Limits(), aliasFile: AliasFile? = nil,
+                 logger: Logger, callerPolicy: CallerPolicy, limits: Limits = Limits(), aliasFile: AliasFile? = nil,
                  makeCollection: @escaping @Sendable (_ name: String, _ label: String, _ password: String?) -> CollectionCreation
                      = { _, _, _ in .failed }) {
         self.connection = connection
+        self.callerPolicy = callerPolicy
         self.makeCollection = makeCollection
         self.prompter = prompter
         self.logger = logger
@@ -85,15 +89,20 @@ package final class SecretService: Sendable {
     }
 
     /// Answers one call. Never traps on what a client sends: a malformed call gets the spec's
-    /// error, and nothing changes.
+    /// error, and nothing changes. Every handler works as the identity the call's connection was
+    /// given (``admission(of:)``).
     package func handle(_ call: DBusMethodCall) -> DBusReply {
-        if let refusal = refusal(of: call) { return refusal }
+        let identity: ClientIdentity
+        switch admission(of: call) {
+        case .admitted(let admitted): identity = admitted
+        case .refused(let refusal): return refusal
+        }
         guard let object = SecretObjectPath(call.path) else {
             return .failure(SecretServiceError.unknownObject, "No object at \(call.path)")
         }
         // The interface table (``interfaces(at:)``) checks the signature and picks the handler.
         switch DBusRouting.method(for: call, among: Self.interfaces(at: object)) {
-        case .success(let method): return method.handler(SecretCall(service: self, call: call, object: object))
+        case .success(let method): return method.handler(SecretCall(service: self, call: call, object: object, identity: identity))
         case .failure(let refusal): return .refusal(refusal)
         }
     }
@@ -135,12 +144,13 @@ package final class SecretService: Sendable {
         return grant(for: client, item: SecretObjectPath.itemPath(collection: name, id: id))
     }
 
-    /// Whether the item is locked for `client`: its collection is, or it needs the user and the
-    /// client holds no grant for it.
-    func itemIsLocked(_ collection: any SecretCollection, name: String, id: String, client: String) -> Bool {
+    /// Whether the item is locked for `client` (of `identity`): its collection is, or it needs
+    /// the user and the client holds no grant for it. An item of groups the client lacks is
+    /// not locked for it but absent, as one that does not exist.
+    func itemIsLocked(_ collection: any SecretCollection, name: String, id: String, client: String, identity: ClientIdentity) -> Bool {
         if collection.isLocked { return true }
         let path = SecretObjectPath.itemPath(collection: name, id: id)
-        return grant(for: client, item: path) == nil && collection.needsGrant(id: id)
+        return grant(for: client, item: path) == nil && collection.needsGrant(id: id, as: identity)
     }
 
     func noSuchObject(_ path: String) -> DBusReply { .refusal(Self.noSuchObjectError(path)) }

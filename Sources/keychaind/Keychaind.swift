@@ -82,7 +82,7 @@ struct Keychaind: ParsableCommand {
             connection: connection,
             collections: [(SecretServiceNames.loginCollection, KeychainCollection(file: file, label: SecretServiceNames.loginLabel)),
                           (SecretServiceNames.sessionCollection, MemoryCollection(label: "Session"))],
-            prompter: PinentryPrompter(), logger: logger,
+            prompter: PinentryPrompter(), logger: logger, callerPolicy: .ofThisUser(),
             aliasFile: AliasFile(url: KeychainNames.keychainsFolder().appendingPathComponent(AliasFile.fileName)),
             makeCollection: { name, label, password in
                 // `login` is asked for only while the login keychain's file is missing.

@@ -1,5 +1,5 @@
 import Foundation
-import KeychainStore
+package import KeychainStore
 
 /// `CreateItem` on a keychain: a new item even where one with the same attributes exists, unless
 /// the client asks for that one to be replaced, as the Secret Service specification has it.
@@ -12,12 +12,13 @@ import KeychainStore
 /// cannot be changed by `SecItemUpdate`, so the items stay apart for as long as they live.
 extension KeychainCollection {
     package func create(label: String, attributes: [String: String], secret: SecretValue,
-                        replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool) {
+                        replace: Bool, as identity: ClientIdentity) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool) {
         try checkNotHeld()
         let shape = SecretItemShape(attributes)
         var item = Self.keychainAttributes(shape, label: label, attributes: attributes, contentType: secret.contentType)
-        if replace, let match = try replaceable(shape.itemClass, attributes, keyFilters: Self.primaryKeyFilters(item, of: shape.itemClass)),
-           let replaced = try overwrite(match, with: item, secret: secret.bytes) {
+        if replace, let match = try replaceable(shape.itemClass, attributes, keyFilters: Self.primaryKeyFilters(item, of: shape.itemClass),
+                                                as: identity),
+           let replaced = try overwrite(match, with: item, secret: secret.bytes, as: identity) {
             return (replaced, true)
         }
         do {
@@ -43,7 +44,7 @@ extension KeychainCollection {
     /// whose set is exactly the given one comes first, then the one created first. Items that
     /// need the user are not read, so never replaced: the new item goes beside them.
     func replaceable(_ itemClass: ItemClass, _ attributes: [String: String],
-                     keyFilters: [String: AttributeValue]) throws(SecretCollectionError) -> StoredItem? {
+                     keyFilters: [String: AttributeValue], as identity: ClientIdentity) throws(SecretCollectionError) -> StoredItem? {
         let items: [StoredItem]
         do {
             items = try file.find(ItemQuery(itemClass: itemClass, filters: keyFilters), identity: identity, limit: nil,
@@ -69,7 +70,7 @@ extension KeychainCollection {
     /// Writes `item`'s attributes and `secret` over `match`, which keeps its path; nil when the
     /// match was deleted in between (the caller then adds).
     private func overwrite(_ match: StoredItem, with item: [String: AttributeValue],
-                           secret: Data) throws(SecretCollectionError) -> SecretItemRecord? {
+                           secret: Data, as identity: ClientIdentity) throws(SecretCollectionError) -> SecretItemRecord? {
         let query = ItemQuery(itemClass: match.itemClass, persistentReference: match.persistentReference)
         do {
             try file.update(query, changes: item, secret: secret, identity: identity)

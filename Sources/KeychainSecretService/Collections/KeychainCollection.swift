@@ -2,14 +2,16 @@ import Foundation
 import KeychainLocking
 package import KeychainStore
 
-/// A keychain file served as a Secret Service collection: its items of the shared access group,
-/// read and written through the keychain engine, so that `SecItem*`, `keychainctl` and D-Bus
-/// clients see one set of items (the mapping is ``SecretItemShape``).
+/// A keychain file served as a Secret Service collection: read and written through the keychain
+/// engine, so that `SecItem*`, `keychainctl` and D-Bus clients see one set of items (the mapping
+/// is ``SecretItemShape``).
 ///
-/// Items of other access groups are invisible here. Items whose access control needs the user's
-/// presence are read only with an ``AccessGrant`` (the keychain password, given at a prompt);
-/// searches list them as locked where the indexes can find them. Items are written in the shared
-/// group with the keychain's default protection (readable while unlocked).
+/// Every call is made as a caller's ``ClientIdentity``, which the engine enforces as it does for
+/// `SecItem*`: items of groups the caller lacks are invisible, and new items go into its first
+/// group. Items whose access control needs the user's presence are read only with an
+/// ``AccessGrant`` (the keychain password, given at a prompt); searches list them as locked where
+/// the indexes can find them. Items are written with the keychain's default protection (readable
+/// while unlocked).
 package final class KeychainCollection: SecretCollection {
     package let file: KeychainFile
     /// The label shown until the user gives the keychain one of its own (``setLabel(_:)``).
@@ -18,8 +20,9 @@ package final class KeychainCollection: SecretCollection {
     /// Set by `lock()` on a keychain without a password, which has nothing to lock it with: its
     /// items are then locked for D-Bus clients alone, until `Unlock` (which needs no prompt).
     private let heldLocked = Locked(false)
-    /// Only the group every unconfigured process shares: D-Bus clients are not told apart yet.
-    let identity = ClientIdentity(accessGroups: [ClientIdentity.sharedGroup])
+    /// What ``itemVersions(ids:)`` counts: the shared group alone, since the signals made from
+    /// it reach every listener on the bus.
+    static let signalView = ClientIdentity.unconfigured
     /// The secret of the last search that found exactly one password by its key.
     private let prefetch = SecretPrefetch()
 
@@ -55,23 +58,24 @@ package final class KeychainCollection: SecretCollection {
 
     // MARK: Reading
 
-    package func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord] {
+    package func search(_ attributes: [String: String], as identity: ClientIdentity) throws(SecretCollectionError) -> [SecretItemRecord] {
         var skipped = 0
-        return try search(attributes, skipped: &skipped)
+        return try search(attributes, as: identity, skipped: &skipped)
     }
 
     /// Only when a search passed over items that need the user does it ask the indexes which
     /// they are: most searches meet none, and the extra query is then saved.
-    package func searchIncludingLocked(_ attributes: [String: String]) throws(SecretCollectionError) -> (records: [SecretItemRecord], lockedIDs: [String]) {
+    package func searchIncludingLocked(_ attributes: [String: String],
+                                       as identity: ClientIdentity) throws(SecretCollectionError) -> (records: [SecretItemRecord], lockedIDs: [String]) {
         var skipped = 0
-        let records = try search(attributes, skipped: &skipped)
+        let records = try search(attributes, as: identity, skipped: &skipped)
         guard skipped > 0 else { return (records, []) }
         let readable = Set(records.map(\.id))
-        return (records, lockedCandidates(attributes).filter { !readable.contains($0) })
+        return (records, lockedCandidates(attributes, as: identity).filter { !readable.contains($0) })
     }
 
     /// The search; `skipped` counts the items passed over because they need the user.
-    private func search(_ attributes: [String: String], skipped: inout Int) throws(SecretCollectionError) -> [SecretItemRecord] {
+    private func search(_ attributes: [String: String], as identity: ClientIdentity, skipped: inout Int) throws(SecretCollectionError) -> [SecretItemRecord] {
         try checkNotHeld()
         var records: [SecretItemRecord] = []
         var seen: Set<String> = []
@@ -88,35 +92,35 @@ package final class KeychainCollection: SecretCollection {
         // that shape has both), plus the items kept whole, which are one kind; otherwise all.
         let genericFilters = SecretItemShape.genericFilters(attributes)
         if genericFilters.isEmpty {
-            consider(try find(skipped: &skipped, .genericPassword, [:]))
+            consider(try find(identity, skipped: &skipped, .genericPassword, [:]))
         } else if genericFilters.count == 2 {
             // A generic password's whole key: the search libsecret makes to look a password up,
             // which it follows with a request for that one item's secret. Keep the secret, still
             // sealed, for that request: ``openKeptSecret()`` opens it once this answer is out, and
             // the request then costs no keychain read at all while the file is unchanged
             // (``SecretPrefetch``).
-            let found = try findKeepingSecretsSealed(skipped: &skipped, .genericPassword, genericFilters)
+            let found = try findKeepingSecretsSealed(identity, skipped: &skipped, .genericPassword, genericFilters)
             let items = found.map(\.item)
             // The record is read once, for the answer and the content type alike.
             let stored = items.count == 1 ? StoredAttributes(items[0].attributes[AttributeName.generic]) : nil
             consider(items, stored: items.count == 1 ? .some(stored) : nil)
-            prefetch.keep(found, contentType: stored?.contentType ?? "text/plain", matching: records)
+            prefetch.keep(found, contentType: stored?.contentType ?? "text/plain", matching: records, for: identity)
             // An item kept whole never has both service and username (that set is a generic
             // password's shape), so a search naming both cannot match one: no query for them,
             // which no index serves (a scan of every generic password).
         } else {
-            consider(try find(skipped: &skipped, .genericPassword, genericFilters))
-            consider(try find(skipped: &skipped, .genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
+            consider(try find(identity, skipped: &skipped, .genericPassword, genericFilters))
+            consider(try find(identity, skipped: &skipped, .genericPassword, [AttributeName.description: .string(SecretItemShape.otherKind)]))
         }
         // Internet passwords hold only the network schema's attributes.
-        if let filters = NetworkFields.searchFilters(attributes) { consider(try find(skipped: &skipped, .internetPassword, filters)) }
+        if let filters = NetworkFields.searchFilters(attributes) { consider(try find(identity, skipped: &skipped, .internetPassword, filters)) }
         return records
     }
 
     /// From the blind indexes alone: generic passwords by `service`/`username`, internet passwords
     /// by the network attributes, everything for an empty search. A search on other attributes
     /// cannot be answered while locked and lists nothing.
-    package func lockedCandidates(_ attributes: [String: String]) -> [String] {
+    package func lockedCandidates(_ attributes: [String: String], as identity: ClientIdentity) -> [String] {
         var ids: [String] = []
         func add(_ itemClass: ItemClass, _ filters: [String: AttributeValue]) {
             let prefix = itemClass == .internetPassword ? "i" : "g"
@@ -130,12 +134,12 @@ package final class KeychainCollection: SecretCollection {
         return ids
     }
 
-    package func allItems() throws(SecretCollectionError) -> [SecretItemRecord] {
-        try search([:])
+    package func allItems(as identity: ClientIdentity) throws(SecretCollectionError) -> [SecretItemRecord] {
+        try search([:], as: identity)
     }
 
-    package func item(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretItemRecord {
-        Self.record(of: try stored(id: id, withSecret: false, grant: grant))
+    package func item(id: String, grant: AccessGrant?, as identity: ClientIdentity) throws(SecretCollectionError) -> SecretItemRecord {
+        Self.record(of: try stored(id: id, withSecret: false, grant: grant, as: identity))
     }
 
     /// Opens the secret the last search kept sealed (see ``SecretPrefetch``); a secret that
@@ -145,10 +149,10 @@ package final class KeychainCollection: SecretCollection {
         prefetch.open { sealed in try? file.openSealedSecret(sealed) }
     }
 
-    package func secret(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) -> SecretValue {
+    package func secret(id: String, grant: AccessGrant?, as identity: ClientIdentity) throws(SecretCollectionError) -> SecretValue {
         try checkNotHeld()
-        if grant == nil, let kept = prefetch.take(id: id, current: { try? file.changeStamp() }) { return kept }
-        let item = try stored(id: id, withSecret: true, grant: grant)
+        if grant == nil, let kept = prefetch.take(id: id, for: identity, current: { try? file.changeStamp() }) { return kept }
+        let item = try stored(id: id, withSecret: true, grant: grant, as: identity)
         return SecretValue(bytes: item.secret ?? Data(), contentType: StoredAttributes(item.attributes[AttributeName.generic])?.contentType ?? "text/plain")
     }
 
@@ -186,25 +190,25 @@ package final class KeychainCollection: SecretCollection {
         return item
     }
 
-    package func setSecret(id: String, _ secret: SecretValue) throws(SecretCollectionError) {
-        let current = try stored(id: id, withSecret: false, grant: nil)
+    package func setSecret(id: String, _ secret: SecretValue, as identity: ClientIdentity) throws(SecretCollectionError) {
+        let current = try stored(id: id, withSecret: false, grant: nil, as: identity)
         var changes: [String: AttributeValue] = [:]
         if var record = StoredAttributes(current.attributes[AttributeName.generic]), record.contentType != secret.contentType {
             record.contentType = secret.contentType
             changes[AttributeName.generic] = .data(record.encoded)
         }
-        try update(id: id, changes: changes, secret: secret.bytes)
+        try update(id: id, changes: changes, secret: secret.bytes, as: identity)
     }
 
-    package func setLabel(id: String, _ label: String) throws(SecretCollectionError) {
-        try update(id: id, changes: [AttributeName.label: .string(label)], secret: nil)
+    package func setLabel(id: String, _ label: String, as identity: ClientIdentity) throws(SecretCollectionError) {
+        try update(id: id, changes: [AttributeName.label: .string(label)], secret: nil, as: identity)
     }
 
     /// Changes the attribute set. A set of another shape (a generic password's attributes
     /// turned into a network password's) would be another kind of keychain item with another
     /// path, so it is refused with `invalidArguments`.
-    package func setAttributes(id: String, _ attributes: [String: String]) throws(SecretCollectionError) {
-        let current = try stored(id: id, withSecret: false, grant: nil)
+    package func setAttributes(id: String, _ attributes: [String: String], as identity: ClientIdentity) throws(SecretCollectionError) {
+        let current = try stored(id: id, withSecret: false, grant: nil, as: identity)
         let shape = SecretItemShape(attributes)
         guard shape.itemClass == current.itemClass else {
             throw .invalidArguments("these attributes belong to another kind of keychain item; create a new item instead")
@@ -217,16 +221,16 @@ package final class KeychainCollection: SecretCollection {
         }
         // Onto the keychain key of another item (a set equal to another's, say): the item goes
         // beside it with a sharing group of its own, as CreateItem puts a second such item.
-        try update(id: id, changes: changes, secret: nil, setApartOnDuplicate: true)
+        try update(id: id, changes: changes, secret: nil, setApartOnDuplicate: true, as: identity)
     }
 
     /// The keychain itself lets any process of the user delete such an item without asking
     /// (`SecItemDelete` does not authenticate, as on Apple platforms); the Secret Service shows
     /// it as locked, so a D-Bus client must hold the same grant to delete it as to read it.
-    package func delete(id: String, grant: AccessGrant? = nil) throws(SecretCollectionError) {
+    package func delete(id: String, grant: AccessGrant?, as identity: ClientIdentity) throws(SecretCollectionError) {
         // Throws `.locked` for an item that needs the user when there is no grant (or one that
-        // does not open it), `.noSuchItem` for one that is gone.
-        _ = try stored(id: id, withSecret: false, grant: grant)
+        // does not open it), `.noSuchItem` for one that is gone or of another group.
+        _ = try stored(id: id, withSecret: false, grant: grant, as: identity)
         let (itemClass, reference) = try Self.parse(id)
         do {
             try file.delete(ItemQuery(itemClass: itemClass, persistentReference: reference), identity: identity)
@@ -273,7 +277,7 @@ package final class KeychainCollection: SecretCollection {
         var versions: [String: Int] = [:]
         func add(_ itemClass: ItemClass, _ reference: Data? = nil) -> Bool {
             let query = ItemQuery(itemClass: itemClass, persistentReference: reference)
-            guard let found = (try? file.itemVersions(query, identity: identity)) ?? nil else { return false }
+            guard let found = (try? file.itemVersions(query, identity: Self.signalView)) ?? nil else { return false }
             let prefix = itemClass == .internetPassword ? "i" : "g"
             for (reference, version) in found { versions[prefix + Self.hex(reference)] = version }
             return true
@@ -294,13 +298,14 @@ package final class KeychainCollection: SecretCollection {
     /// Protected items are left out of Secret Service answers rather than failing them.
     static func skip(_ accessControl: Data?) -> AuthorizationOutcome { .skip }
 
-    private func find(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
-        try findKeepingSecretsSealed(skipped: &skipped, itemClass, filters, keepSecrets: false).map(\.item)
+    private func find(_ identity: ClientIdentity, skipped: inout Int, _ itemClass: ItemClass,
+                      _ filters: [String: AttributeValue]) throws(SecretCollectionError) -> [StoredItem] {
+        try findKeepingSecretsSealed(identity, skipped: &skipped, itemClass, filters, keepSecrets: false).map(\.item)
     }
 
     /// The items matching `filters`, each with its secret still sealed (when `keepSecrets`);
     /// items that need the user are passed over and counted in `skipped`.
-    private func findKeepingSecretsSealed(skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue],
+    private func findKeepingSecretsSealed(_ identity: ClientIdentity, skipped: inout Int, _ itemClass: ItemClass, _ filters: [String: AttributeValue],
                                           keepSecrets: Bool = true) throws(SecretCollectionError) -> [(item: StoredItem, secret: SealedSecret?)] {
         var passedOver = 0
         defer { skipped += passedOver }
@@ -319,9 +324,9 @@ package final class KeychainCollection: SecretCollection {
         }
     }
 
-    package func needsGrant(id: String) -> Bool {
+    package func needsGrant(id: String, as identity: ClientIdentity) -> Bool {
         guard let (itemClass, reference) = try? Self.parse(id), !isLocked,
-              (try? stored(id: id, withSecret: false, grant: nil)) == nil else { return false }
+              (try? stored(id: id, withSecret: false, grant: nil, as: identity)) == nil else { return false }
         let candidates = try? file.indexedCandidates(ItemQuery(itemClass: itemClass, persistentReference: reference), identity: identity)
         return candidates?.isEmpty == false
     }
@@ -336,7 +341,7 @@ package final class KeychainCollection: SecretCollection {
 
     /// An item by id. One that needs the user is opened with `grant`, and without one it is
     /// `.locked` (it exists, by its index row, but cannot be read).
-    private func stored(id: String, withSecret: Bool, grant: AccessGrant?) throws(SecretCollectionError) -> StoredItem {
+    private func stored(id: String, withSecret: Bool, grant: AccessGrant?, as identity: ClientIdentity) throws(SecretCollectionError) -> StoredItem {
         try checkNotHeld()
         let (itemClass, reference) = try Self.parse(id)
         let query = ItemQuery(itemClass: itemClass, persistentReference: reference)
@@ -365,7 +370,7 @@ package final class KeychainCollection: SecretCollection {
     }
 
     private func update(id: String, changes: [String: AttributeValue], secret: Data?,
-                        setApartOnDuplicate: Bool = false) throws(SecretCollectionError) {
+                        setApartOnDuplicate: Bool = false, as identity: ClientIdentity) throws(SecretCollectionError) {
         try checkNotHeld()
         let (itemClass, reference) = try Self.parse(id)
         let query = ItemQuery(itemClass: itemClass, persistentReference: reference)

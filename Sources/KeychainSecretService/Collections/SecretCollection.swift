@@ -61,6 +61,11 @@ package enum SecretCollectionError: Error, Sendable, Equatable {
 /// keychain-backed collection per keychain file and one in-memory collection (the `session` alias);
 /// both conform, and the D-Bus object layer sees only this protocol.
 ///
+/// Every call about items is made as a caller's ``ClientIdentity`` (Apple's entitlements, as
+/// keychaind decided them for the connection): it sees and changes only the items of its access
+/// groups, and the items of other groups answer as if they did not exist (`.noSuchItem`, absent
+/// from searches). An item it creates goes into its first group.
+///
 /// Rules every conformer follows (they are the spec's and what real clients rely on):
 /// - `search` matches exactly: every given pair must be present with exactly that value; an empty
 ///   dictionary matches every item.
@@ -68,7 +73,7 @@ package enum SecretCollectionError: Error, Sendable, Equatable {
 /// - `create(replace: true)` replaces an item whose attribute set equals the given one exactly
 ///   (same names, same values, no extra names), the one created first when there are several;
 ///   a keychain also takes an item of the same keychain key whose set contains the given one or
-///   is contained in it (``KeychainCollection/replaceable(_:_:keyFilters:)``). Otherwise it adds
+///   is contained in it (``KeychainCollection/replaceable(_:_:keyFilters:as:)``). Otherwise it adds
 ///   a new item.
 /// - Ids are stable for the item's life and never reused for another item while the process runs.
 package protocol SecretCollection: AnyObject, Sendable {
@@ -85,34 +90,34 @@ package protocol SecretCollection: AnyObject, Sendable {
     /// Items whose attributes contain every given pair. Works while locked (as gnome-keyring's
     /// does) unless the store cannot read attributes without its keys, in which case it throws
     /// `.locked`.
-    func search(_ attributes: [String: String]) throws(SecretCollectionError) -> [SecretItemRecord]
+    func search(_ attributes: [String: String], as identity: ClientIdentity) throws(SecretCollectionError) -> [SecretItemRecord]
     /// A search that also names the items that match by their indexes but cannot be read now
     /// (they need the user): what the service lists as locked.
-    func searchIncludingLocked(_ attributes: [String: String]) throws(SecretCollectionError) -> (records: [SecretItemRecord], lockedIDs: [String])
+    func searchIncludingLocked(_ attributes: [String: String], as identity: ClientIdentity) throws(SecretCollectionError) -> (records: [SecretItemRecord], lockedIDs: [String])
     /// While the collection is locked: the ids of the items that may match, as far as the store
     /// can tell without its keys (empty when it cannot tell). What a locked collection lists, so
     /// that a client knows to unlock it.
-    func lockedCandidates(_ attributes: [String: String]) -> [String]
+    func lockedCandidates(_ attributes: [String: String], as identity: ClientIdentity) -> [String]
     /// Every item (the `Items` property).
-    func allItems() throws(SecretCollectionError) -> [SecretItemRecord]
+    func allItems(as identity: ClientIdentity) throws(SecretCollectionError) -> [SecretItemRecord]
     /// The item; one whose access control needs the user is `.locked` without a `grant` for it.
-    func item(id: String, grant: AccessGrant?) throws(SecretCollectionError) -> SecretItemRecord
-    func secret(id: String, grant: AccessGrant?) throws(SecretCollectionError) -> SecretValue
+    func item(id: String, grant: AccessGrant?, as identity: ClientIdentity) throws(SecretCollectionError) -> SecretItemRecord
+    func secret(id: String, grant: AccessGrant?, as identity: ClientIdentity) throws(SecretCollectionError) -> SecretValue
     /// Whether the item exists and needs the user (a grant) to be read.
-    func needsGrant(id: String) -> Bool
+    func needsGrant(id: String, as identity: ClientIdentity) -> Bool
     /// Checks the password and returns the grant that opens the collection's items that need
     /// the user. A wrong password throws `.failed`.
     func grant(password: String) throws(SecretCollectionError) -> AccessGrant
     /// Adds an item, or with `replace` replaces the one these attributes name (the rules above).
     /// Returns the item and whether an existing one was replaced.
     func create(label: String, attributes: [String: String], secret: SecretValue,
-                replace: Bool) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool)
-    func setSecret(id: String, _ secret: SecretValue) throws(SecretCollectionError)
-    func setLabel(id: String, _ label: String) throws(SecretCollectionError)
-    func setAttributes(id: String, _ attributes: [String: String]) throws(SecretCollectionError)
+                replace: Bool, as identity: ClientIdentity) throws(SecretCollectionError) -> (item: SecretItemRecord, replaced: Bool)
+    func setSecret(id: String, _ secret: SecretValue, as identity: ClientIdentity) throws(SecretCollectionError)
+    func setLabel(id: String, _ label: String, as identity: ClientIdentity) throws(SecretCollectionError)
+    func setAttributes(id: String, _ attributes: [String: String], as identity: ClientIdentity) throws(SecretCollectionError)
     /// Deletes the item. One whose access control needs the user is `.locked` without a `grant`
     /// for it, as for reading it: over D-Bus, deleting such an item needs the same prompt.
-    func delete(id: String, grant: AccessGrant?) throws(SecretCollectionError)
+    func delete(id: String, grant: AccessGrant?, as identity: ClientIdentity) throws(SecretCollectionError)
 
     /// Deletes the collection with all its items (a keychain: its file, as `keychainctl
     /// delete-keychain` does). The daemon stops serving it afterwards.
@@ -128,7 +133,9 @@ package protocol SecretCollection: AnyObject, Sendable {
 
     /// Each item's id with a version that changes whenever the item is written, by anyone:
     /// every item for `ids` nil, else those of `ids` that still exist. Nil when the store cannot
-    /// tell, or nobody but the daemon writes it (its own calls send their own signals).
+    /// tell, or nobody but the daemon writes it (its own calls send their own signals). Only
+    /// items of the shared access group are counted: the signals made from these go to every
+    /// listener on the bus, whatever its groups (docs/secret-service.md).
     func itemVersions(ids: [String]?) -> [String: Int]?
     /// What a watcher of the store sees now, without it counting as a use (a keychain's idle
     /// timeout is not extended): whether it is locked, and a counter that moves whenever

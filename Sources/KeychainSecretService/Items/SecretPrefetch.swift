@@ -12,11 +12,16 @@ import KeychainStore
 /// process, any lock or unlock and any new keybag since then make it unusable, and the request
 /// reads the keychain as always. The next search replaces it, a lock of the collection drops it.
 /// Items whose access control needs the user are never kept (the search passes over them);
-/// neither are synchronizable ones, which the Secret Service does not serve.
+/// neither are synchronizable ones, which the Secret Service does not serve. The secret is kept
+/// for the identity that searched, and handed only to a request made as that same identity: a
+/// caller of other access groups asking for the item's id next gets nothing from here (and the
+/// keychain read that follows does not find the item for it).
 final class SecretPrefetch: Sendable {
     private struct Kept {
         let id: String
         let contentType: String
+        /// Whose search found it: the only identity it is handed to.
+        let identity: ClientIdentity
         /// Sealed until ``SecretPrefetch/open(with:)`` runs, then the secret.
         var secret: Secret
     }
@@ -30,15 +35,17 @@ final class SecretPrefetch: Sendable {
     private let kept = Locked<Kept?>(nil)
 
     /// Keeps the sealed secret of `items`' only item (whose record gives `contentType`) when the
-    /// search's answer is exactly that item; otherwise forgets what it kept.
-    func keep(_ items: [(item: StoredItem, secret: SealedSecret?)], contentType: String, matching records: [SecretItemRecord]) {
+    /// search's answer is exactly that item; otherwise forgets what it kept. `identity` is the one
+    /// the search was made as.
+    func keep(_ items: [(item: StoredItem, secret: SealedSecret?)], contentType: String, matching records: [SecretItemRecord],
+              for identity: ClientIdentity) {
         guard items.count == 1, let (item, sealed) = items.first, let sealed,
               item.attributes[AttributeName.synchronizable]?.integerValue != 1,
               records.count == 1, records[0].id == KeychainCollection.id(of: item) else {
             forget()
             return
         }
-        kept.withLock { $0 = Kept(id: records[0].id, contentType: contentType, secret: .sealed(sealed)) }
+        kept.withLock { $0 = Kept(id: records[0].id, contentType: contentType, identity: identity, secret: .sealed(sealed)) }
     }
 
     /// Opens the kept secret, if one waits sealed, through `openSealed` (which gives nil when the
@@ -64,14 +71,15 @@ final class SecretPrefetch: Sendable {
         }
     }
 
-    /// The kept secret of `id` if it was opened and the file's stamp now (`current`) is still the
-    /// one it was read under; it is forgotten either way once asked for.
-    func take(id: String, current: () -> KeychainChangeStamp?) -> SecretValue? {
+    /// The kept secret of `id` if it was opened, `identity` is the one whose search kept it, and
+    /// the file's stamp now (`current`) is still the one it was read under; it is forgotten
+    /// either way once asked for.
+    func take(id: String, for identity: ClientIdentity, current: () -> KeychainChangeStamp?) -> SecretValue? {
         guard let candidate = kept.withLock({ kept -> Kept? in
             guard let held = kept, held.id == id else { return nil }
             kept = nil
             return held
-        }), case .opened(let bytes, let stamp) = candidate.secret else { return nil }
+        }), candidate.identity == identity, case .opened(let bytes, let stamp) = candidate.secret else { return nil }
         guard let now = current(), now == stamp else { return nil }
         return SecretValue(bytes: bytes, contentType: candidate.contentType)
     }

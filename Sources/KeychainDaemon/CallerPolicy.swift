@@ -1,0 +1,40 @@
+package import Foundation
+package import KeychainCallerIdentity
+import KeychainStore
+import Logging
+
+/// The rules keychaind maps its D-Bus callers through (``AccessPolicy``), from the policy folder
+/// of the user it runs as (``PolicyFolder/user(_:environment:)``, docs/isolation.md).
+///
+/// The folder is read again for each new client connection, never per call: a rule written or
+/// removed counts from the next connection on, and a connection keeps what it was given. A
+/// refused file is logged once, not on every connection.
+package final class CallerPolicy: Sendable {
+    let folder: PolicyFolder?
+    private let reported = Locked<[PolicyProblem]>([])
+
+    /// `folder` nil: no rules (sandboxed apps get their own group, host programs the shared one).
+    package init(folder: PolicyFolder?) {
+        self.folder = folder
+    }
+
+    /// The policy of the user this process runs as, in this environment's configuration folder.
+    package static func ofThisUser(environment: [String: String] = ProcessInfo.processInfo.environment) -> CallerPolicy {
+        CallerPolicy(folder: PolicyFolder.user(UInt32(geteuid()), environment: environment))
+    }
+
+    /// The rules as the folder holds them now; problems not reported before are logged.
+    func current(logger: Logger) -> AccessPolicy {
+        guard let folder else { return AccessPolicy(rules: []) }
+        let (policy, problems) = folder.load()
+        let fresh = reported.withLock { reported -> [PolicyProblem] in
+            let fresh = problems.filter { !reported.contains($0) }
+            reported = problems
+            return fresh
+        }
+        for problem in fresh {
+            logger.warning("a caller policy file is refused", metadata: ["problem": "\(problem)"])
+        }
+        return policy
+    }
+}
