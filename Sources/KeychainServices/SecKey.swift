@@ -45,8 +45,8 @@ public final class SecKey: NSObject, @unchecked Sendable {
         let publicBytes: Data
         switch material {
         case .ecPrivate(let key): publicBytes = external.prefix(1 + 2 * key.curve.byteCount)
-        case .ecPublic, .rsaPublic: publicBytes = external
-        case .rsaPrivate: publicBytes = material.publicKeyBytes
+        case .ecPublic, .rsaPublic, .rsaSmallPublic: publicBytes = external
+        case .rsaPrivate, .rsaSmallPrivate: publicBytes = material.publicKeyBytes
         }
         let derived = DerivedKeyBytes(externalRepresentation: external, applicationLabel: KeyMaterial.applicationLabel(of: publicBytes))
         derivedCache.withLock { $0 = derived }

@@ -1,6 +1,7 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import _CryptoExtras
 import Foundation
+import KeychainCrypto
 
 /// `SecKeyCreateRandomKey` and `SecKeyCreateWithData`, following SecKey.m, SecECKey.m and
 /// SecRSAKey.m.
@@ -57,11 +58,10 @@ enum KeyGeneration {
     /// (`SecRSAPrivateKeyInit` in SecRSAKey.c, `kMaximumRSAKeyBits`).
     static let appleRSASizes = 512...8192
 
-    /// The RSA sizes made here: BoringSSL (under swift-crypto's `_RSA`) generates only
-    /// multiples of 128 bits, rounding any other request down, and swift-crypto holds no RSA
-    /// key below 1024 bits, so the rest of Apple's range is refused rather than answered with
-    /// a key of another size.
-    static func isGeneratedHere(rsaBits bits: Int) -> Bool { bits >= 1024 && bits % 128 == 0 }
+    /// The RSA sizes swift-crypto generates: BoringSSL (under `_RSA`) makes only multiples of
+    /// 128 bits, rounding any other request down, and `_RSA` holds no key below 1024 bits. Every
+    /// other size of Security's range is generated with KeychainCrypto's ``RSAPrivateNumbers``.
+    static func isGeneratedBySwiftCrypto(rsaBits bits: Int) -> Bool { bits >= 1024 && bits % 128 == 0 }
 
     static func generate(type: Int, size: Any?) throws(KeyError) -> KeyMaterial {
         let bits = integer(size)
@@ -79,11 +79,22 @@ enum KeyGeneration {
         guard let bits, appleRSASizes.contains(bits) else {
             throw .parameter("failed to generate key: RSA keys are 512 to 8192 bits")
         }
-        guard isGeneratedHere(rsaBits: bits) else {
-            throw .unimplemented("RSA keys of \(bits) bits are not available here: from 1024 bits, in steps of 128")
-        }
+        guard isGeneratedBySwiftCrypto(rsaBits: bits) else { return try generateOwn(rsaBits: bits) }
         do {
             return .rsaPrivate(try _RSA.Signing.PrivateKey(unsafeKeySize: .init(bitCount: bits)))
+        } catch {
+            throw KeyError(errSecParam, "failed to generate key: an RSA key of \(bits) bits could not be generated")
+        }
+    }
+
+    /// A key of a size BoringSSL does not generate, made with KeychainCrypto's numbers: held by
+    /// swift-crypto from 1024 bits (which takes any size it reads), by ``SmallRSAPrivateKey`` below.
+    private static func generateOwn(rsaBits bits: Int) throws(KeyError) -> KeyMaterial {
+        var generator = SystemRandomNumberGenerator()
+        let numbers = RSAPrivateNumbers.generate(bits: bits, using: &generator)
+        if SmallRSA.sizes.contains(bits) { return .rsaSmallPrivate(SmallRSAPrivateKey(numbers: numbers)) }
+        do {
+            return .rsaPrivate(try _RSA.Signing.PrivateKey(unsafeDERRepresentation: SmallRSAPrivateKey.der(numbers)))
         } catch {
             throw KeyError(errSecParam, "failed to generate key: an RSA key of \(bits) bits could not be generated")
         }

@@ -164,17 +164,21 @@ enum KeyMaterial: Sendable {
     case ecPublic(ECPublicKey)
     case rsaPrivate(_RSA.Signing.PrivateKey)
     case rsaPublic(_RSA.Signing.PublicKey)
+    /// An RSA key below swift-crypto's 1024-bit floor, held with KeychainCrypto's numbers
+    /// (``SmallRSA``).
+    case rsaSmallPrivate(SmallRSAPrivateKey)
+    case rsaSmallPublic(SmallRSAPublicKey)
 
     var isPrivate: Bool {
         switch self {
-        case .ecPrivate, .rsaPrivate: return true
-        case .ecPublic, .rsaPublic: return false
+        case .ecPrivate, .rsaPrivate, .rsaSmallPrivate: return true
+        case .ecPublic, .rsaPublic, .rsaSmallPublic: return false
         }
     }
 
     var isRSA: Bool {
         switch self {
-        case .rsaPrivate, .rsaPublic: return true
+        case .rsaPrivate, .rsaPublic, .rsaSmallPrivate, .rsaSmallPublic: return true
         case .ecPrivate, .ecPublic: return false
         }
     }
@@ -191,6 +195,8 @@ enum KeyMaterial: Sendable {
         case .ecPublic(let key): return key.curve.bits
         case .rsaPrivate(let key): return key.keySizeInBits
         case .rsaPublic(let key): return key.keySizeInBits
+        case .rsaSmallPrivate(let key): return key.numbers.bitCount
+        case .rsaSmallPublic(let key): return key.bitCount
         }
     }
 
@@ -202,7 +208,8 @@ enum KeyMaterial: Sendable {
         switch self {
         case .ecPrivate(let key): return .ecPublic(key.publicKey)
         case .rsaPrivate(let key): return .rsaPublic(key.publicKey)
-        case .ecPublic, .rsaPublic: return self
+        case .rsaSmallPrivate(let key): return .rsaSmallPublic(key.publicKey)
+        case .ecPublic, .rsaPublic, .rsaSmallPublic: return self
         }
     }
 
@@ -214,6 +221,8 @@ enum KeyMaterial: Sendable {
         case .ecPublic(let key): return key.x963
         case .rsaPrivate(let key): return key.derRepresentation
         case .rsaPublic(let key): return key.pkcs1DERRepresentation
+        case .rsaSmallPrivate(let key): return key.derRepresentation
+        case .rsaSmallPublic(let key): return key.derRepresentation
         }
     }
 
@@ -242,7 +251,15 @@ enum KeyMaterial: Sendable {
                 self = .rsaPublic(try _RSA.Signing.PublicKey(unsafeDERRepresentation: data))
             }
         } catch {
-            throw KeyError(errSecDecode, "the RSA key data is not a PKCS#1 \(isPrivate ? "RSAPrivateKey" : "RSAPublicKey")")
+            // What swift-crypto refuses may be a key below its 1024-bit floor, which Security
+            // reads (SecRSAKey.c): those, and only those, are held with our own numbers.
+            if isPrivate, let key = SmallRSAPrivateKey(der: data), SmallRSA.sizes.contains(key.numbers.bitCount) {
+                self = .rsaSmallPrivate(key)
+            } else if !isPrivate, let key = SmallRSAPublicKey(der: data), SmallRSA.sizes.contains(key.bitCount) {
+                self = .rsaSmallPublic(key)
+            } else {
+                throw KeyError(errSecDecode, "the RSA key data is not a PKCS#1 \(isPrivate ? "RSAPrivateKey" : "RSAPublicKey")")
+            }
         }
     }
 }

@@ -14,6 +14,8 @@ enum KeyOperations {
             return try ECOperations.sign(ec, der: der, input: input, data)
         case (.rsaPrivate(let rsa), _):
             return try RSAOperations.sign(rsa, name, data)
+        case (.rsaSmallPrivate(let rsa), _):
+            return try SmallRSAOperations.sign(rsa, name, data)
         default:
             throw .unsupported(algorithm)
         }
@@ -27,6 +29,8 @@ enum KeyOperations {
             valid = try ECOperations.verify(ec, der: der, input: input, data, signature)
         case (.rsaPublic(let rsa), _):
             valid = try RSAOperations.verify(rsa, name, data, signature)
+        case (.rsaSmallPublic(let rsa), _):
+            valid = try SmallRSAOperations.verify(rsa, name, data, signature)
         default:
             throw .unsupported(algorithm)
         }
@@ -41,6 +45,8 @@ enum KeyOperations {
             return try ECOperations.eciesEncrypt(data, to: ec, hash: hash, variableIV: variableIV)
         case (.rsaPublic(let rsa), _):
             return try RSAOperations.encrypt(rsa, name, data)
+        case (.rsaSmallPublic(let rsa), _):
+            return try SmallRSAOperations.encrypt(rsa, name, data)
         default:
             throw .unsupported(algorithm)
         }
@@ -54,6 +60,8 @@ enum KeyOperations {
             return try ECOperations.eciesDecrypt(data, with: ec, hash: hash, variableIV: variableIV)
         case (.rsaPrivate(let rsa), _):
             return try RSAOperations.decrypt(rsa, name, data)
+        case (.rsaSmallPrivate(let rsa), _):
+            return try SmallRSAOperations.decrypt(rsa, name, data)
         default:
             throw .unsupported(algorithm)
         }
@@ -86,7 +94,8 @@ enum KeyOperations {
     }
 
     static func isSupported(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA) else { return false }
+        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA),
+              fitsSize(name, operation, material) else { return false }
         // Signing, decryption and key exchange need the private key, encryption the public key
         // (Apple's si-44-seckey-ies regression test checks both ways); a private key verifies
         // with its public half.
@@ -97,11 +106,28 @@ enum KeyOperations {
         }
     }
 
+    /// Whether the key is large enough for the algorithm, as Security's PSS adaptor decides
+    /// before anything else, SecKeyIsAlgorithmSupported included (`SecKeyRSACopyEMSASignature`
+    /// in SecKeyAdaptors.m): a PSS signature needs a modulus of at least 16·hLen + 9 bits;
+    /// verifying has no such check and simply fails. This matters most for small keys: a
+    /// 512-bit key signs PSS with SHA-1 and SHA-224 only. (Security's OAEP adaptors likewise
+    /// call a block below 2·hLen + 2 bytes unsupported; here such an OAEP call is errSecParam
+    /// when made, and SecKeyIsAlgorithmSupported still says yes.)
+    private static func fitsSize(_ name: AlgorithmName, _ operation: SecKeyOperationType, _ material: KeyMaterial) -> Bool {
+        switch name {
+        case .rsaPSS(.message(let hash)) where operation == .sign, .rsaPSS(.digest(let hash?)) where operation == .sign:
+            return material.sizeInBits >= 16 * hash.byteCount + 9
+        default:
+            return true
+        }
+    }
+
     /// The algorithm taken apart, or Security's refusal: errSecParam when it does not fit the key
     /// or the operation. (Every algorithm that fits is computed: what swift-crypto lacks, SHA-224
     /// and OAEP with SHA-224/384/512, is KeychainCrypto's SHA224 and RSAOAEP.)
     private static func checked(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws(KeyError) -> AlgorithmName {
-        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA) else {
+        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA),
+              fitsSize(name, operation, material) else {
             throw .unsupported(algorithm)
         }
         if !material.isPrivate && [.sign, .decrypt, .keyExchange].contains(operation) { throw .unsupported(algorithm) }

@@ -105,17 +105,8 @@ enum RSAOperations {
         case .rsaOAEP(let hash, aesGCM: false):
             return try oaep(hash, data)
         case .rsaOAEP(let hash, aesGCM: true):
-            // Apple's RSA-AES-GCM (SecKeyRSAAESGCMCopyEncryptedData in SecKeyAdaptors.m): a fresh
-            // AES key (16 bytes below 4096-bit keys, 32 from 4096), wrapped with OAEP, then
-            // AES-GCM with 16 zero IV bytes and the public key's PKCS#1 bytes as associated data.
-            let sessionKey = SymmetricKey(size: key.keySizeInBits >= 4096 ? .bits256 : .bits128)
-            let wrapped = try oaep(hash, sessionKey.withUnsafeBytes { Data($0) })
-            do {
-                let sealed = try AES.GCM.seal(data, using: sessionKey, nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
-                                              authenticating: key.pkcs1DERRepresentation)
-                return wrapped + sealed.ciphertext + sealed.tag
-            } catch {
-                throw KeyError(errSecParam, "RSA-AES-GCM encryption failed")
+            return try aesGCMSeal(data, keyBits: key.keySizeInBits, publicKeyDER: key.pkcs1DERRepresentation) { (sessionKey) throws(KeyError) in
+                try oaep(hash, sessionKey)
             }
         default:
             return try pad(publicKey, data, try padding(name))
@@ -142,20 +133,44 @@ enum RSAOperations {
             guard data.count == blockSize else { throw .parameter("the ciphertext is not one RSA block long") }
             return try oaep(hash, data)
         case .rsaOAEP(let hash, aesGCM: true):
-            guard data.count >= blockSize + ECIES.tagLength else { throw .parameter("the RSA-AES-GCM input is too short") }
-            let bytes = Data(data)
-            let sessionKey = try oaep(hash, Data(bytes.prefix(blockSize)))
-            let body = bytes.dropFirst(blockSize)
-            do {
-                let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
-                                                ciphertext: body.dropLast(ECIES.tagLength), tag: body.suffix(ECIES.tagLength))
-                return try AES.GCM.open(box, using: SymmetricKey(data: sessionKey), authenticating: key.publicKey.pkcs1DERRepresentation)
-            } catch {
-                throw KeyError(errSecParam, "RSA-AES-GCM decryption failed")
+            return try aesGCMOpen(data, blockSize: blockSize, publicKeyDER: key.publicKey.pkcs1DERRepresentation) { (block) throws(KeyError) in
+                try oaep(hash, block)
             }
         default:
             guard data.count == blockSize else { throw .parameter("the ciphertext is not one RSA block long") }
             return try unpad(privateKey, data, try padding(name))
+        }
+    }
+
+    /// Apple's RSA-AES-GCM (SecKeyRSAAESGCMCopyEncryptedData in SecKeyAdaptors.m): a fresh AES
+    /// key (16 bytes below 4096-bit keys, 32 from 4096), wrapped by `wrap` (OAEP), then AES-GCM
+    /// with 16 zero IV bytes and the public key's PKCS#1 bytes as associated data.
+    static func aesGCMSeal(_ data: Data, keyBits: Int, publicKeyDER: Data,
+                           wrap: (Data) throws(KeyError) -> Data) throws(KeyError) -> Data {
+        let sessionKey = SymmetricKey(size: keyBits >= 4096 ? .bits256 : .bits128)
+        let wrapped = try wrap(sessionKey.withUnsafeBytes { Data($0) })
+        do {
+            let sealed = try AES.GCM.seal(data, using: sessionKey, nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
+                                          authenticating: publicKeyDER)
+            return wrapped + sealed.ciphertext + sealed.tag
+        } catch {
+            throw KeyError(errSecParam, "RSA-AES-GCM encryption failed")
+        }
+    }
+
+    /// The reverse of ``aesGCMSeal(_:keyBits:publicKeyDER:wrap:)``: `unwrap` opens the first block.
+    static func aesGCMOpen(_ data: Data, blockSize: Int, publicKeyDER: Data,
+                           unwrap: (Data) throws(KeyError) -> Data) throws(KeyError) -> Data {
+        guard data.count >= blockSize + ECIES.tagLength else { throw .parameter("the RSA-AES-GCM input is too short") }
+        let bytes = Data(data)
+        let sessionKey = try unwrap(Data(bytes.prefix(blockSize)))
+        let body = bytes.dropFirst(blockSize)
+        do {
+            let box = try AES.GCM.SealedBox(nonce: AES.GCM.Nonce(data: Data(count: ECIES.ivLength)),
+                                            ciphertext: body.dropLast(ECIES.tagLength), tag: body.suffix(ECIES.tagLength))
+            return try AES.GCM.open(box, using: SymmetricKey(data: sessionKey), authenticating: publicKeyDER)
+        } catch {
+            throw KeyError(errSecParam, "RSA-AES-GCM decryption failed")
         }
     }
 
