@@ -44,6 +44,8 @@ let package = Package(
         // Not a supported API either: the D-Bus layer of the Secret Service daemon, a product only
         // so that Fuzz/ can link it.
         .library(name: "KeychainDBus", targets: ["KeychainDBus"]),
+        // Not a supported API either: the SSH agent, a product only so that Fuzz/ can link it.
+        .library(name: "KeychainSSHAgent", targets: ["KeychainSSHAgent"]),
         // keychainctl is a small front that serves the per-credential command lines itself and
         // hands every other to keychainctl-full, the whole program (docs/design-notes.md,
         // "keychainctl's front").
