@@ -44,6 +44,8 @@ let package = Package(
         // Not a supported API either: the D-Bus layer of the Secret Service daemon, a product only
         // so that Fuzz/ can link it.
         .library(name: "KeychainDBus", targets: ["KeychainDBus"]),
+        // Not a supported API either: the SSH agent, a product only so that Fuzz/ can link it.
+        .library(name: "KeychainSSHAgent", targets: ["KeychainSSHAgent"]),
         // keychainctl is a small front that serves the per-credential command lines itself and
         // hands every other to keychainctl-full, the whole program (docs/design-notes.md,
         // "keychainctl's front").
@@ -204,10 +206,22 @@ let package = Package(
             dependencies: ["CKeychainSystem", "KeychainStore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
+        // The SSH agent protocol over keychain key items (docs/ssh-agent.md): the wire codec,
+        // the agent and its Unix socket; keychaind serves it.
+        .target(
+            name: "KeychainSSHAgent",
+            dependencies: [
+                "KeychainServices", "KeychainStore", "KeychainLocking", "CKeychainSystem",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "keychaind",
             dependencies: [
                 "KeychainDaemon", "KeychainDBus", "KeychainSecretService", "KeychainStore", "KeychainctlCommandLine",
+                "KeychainSSHAgent",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -280,6 +294,15 @@ let package = Package(
         // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
         .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
         .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainStore", "KeychainTestSupport"]),
+        // Real OpenSSH (ssh-add, ssh-keygen -Y, sshd) through the agent on a private keychain.
+        .testTarget(
+            name: "KeychainSSHAgentTests",
+            dependencies: [
+                "KeychainSSHAgent", "KeychainServices", "KeychainStore", "KeychainTestSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
         // Real callers: sockets to child processes, a reaped peer, a fake Flatpak sandbox made with bwrap.
         .testTarget(name: "KeychainCallerIdentityTests", dependencies: ["KeychainCallerIdentity", "KeychainStore", "KeychainTestSupport"],
                     swiftSettings: strict),

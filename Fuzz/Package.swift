@@ -29,6 +29,8 @@ let package = Package(
         .executableTarget(name: "FuzzCertificates", dependencies: keychain),
         // SecKeyCreateWithData on arbitrary bytes (X9.63 and PKCS#1 external representations).
         .executableTarget(name: "FuzzKeyData", dependencies: keychain),
+        // SSH agent message bodies: the request parser, written back and parsed again.
+        .executableTarget(name: "FuzzSSHAgent", dependencies: [.product(name: "KeychainSSHAgent", package: "swift-keychain"), "FuzzSupport"]),
         // Whole D-Bus messages (dbus_message_demarshal), decoded into DBusValues and re-encoded.
         .executableTarget(name: "FuzzDBusMessage", dependencies: [.product(name: "KeychainDBus", package: "swift-keychain"), "FuzzSupport"]),
     ],

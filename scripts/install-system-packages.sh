@@ -36,6 +36,9 @@
 #                                certificates and PKCS#12 files the certificate tests import
 #   ca-certificates              /etc/ssl/certs, the system anchors SecTrust trusts by default
 #   openssh-client               ssh-keygen reads the public keys `keychainctl export -f openssh2` writes
+#                                and, with ssh-add and ssh, drives the SSH agent (KeychainSSHAgentTests)
+#   openssh-server               KeychainSSHAgentTests log in to an sshd of their own (loopback, a
+#                                temporary configuration) with keys held by the agent
 #   groff-base                   scripts/test-deb.sh renders the installed manual pages with warnings on
 #   postgresql                   the sync tests start a PostgreSQL 15 server of their own (initdb, pg_ctl,
 #                                psql) as the sync store
@@ -47,7 +50,7 @@ test_packages=(sqlite3 tmux dbus python3-secretstorage python3-keyring
           libsecret-tools gnome-keyring git libsecret-1-dev pinentry-tty zsh fish
           libpam0g-dev pamtester keyutils
           systemd tpm2-tools swtpm swtpm-tools dpkg-dev
-          openssl python3-cryptography ca-certificates postgresql openssh-client groff-base bubblewrap)
+          openssl python3-cryptography ca-certificates postgresql openssh-client openssh-server groff-base bubblewrap)
 case "${1:-}" in
   --build) packages=("${build_packages[@]}") ;;
   "") packages=("${build_packages[@]}" "${test_packages[@]}") ;;

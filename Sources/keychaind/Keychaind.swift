@@ -39,6 +39,9 @@ struct Keychaind: ParsableCommand {
           help: "After a search that found a secret, watch the bus for up to half a millisecond without sleeping for the request that reads it (quicker lookups on a machine with more than one processor; --no-follow-up-watch saves that processor time).")
     var followUpWatch = true
 
+    @Flag(help: "Also serve the SSH agent protocol with the login keychain's SSH keys on $XDG_RUNTIME_DIR/keychain/ssh-agent, and print the SSH_AUTH_SOCK line to set (docs/ssh-agent.md).")
+    var sshAgent = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -68,6 +71,8 @@ struct Keychaind: ParsableCommand {
             logger.critical("the keychain could not be opened", metadata: ["path": "\(path.path)", "status": "\(error.status)"])
             throw ExitCode(1)
         }
+        let sshAgentServer = sshAgent ? try SSHAgentService.start(file: file, logger: logger) : nil
+        defer { sshAgentServer?.stop() }
         let connection: DBusConnection
         do {
             connection = try DBusConnection.session()

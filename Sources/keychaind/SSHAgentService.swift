@@ -1,0 +1,40 @@
+import Foundation
+import KeychainDaemon
+import KeychainSSHAgent
+import KeychainStore
+import Logging
+
+/// keychaind's SSH agent (`--ssh-agent`, docs/ssh-agent.md): the login keychain's SSH keys served
+/// on `$XDG_RUNTIME_DIR/keychain/ssh-agent`, with confirmations asked through pinentry.
+enum SSHAgentService {
+    /// Starts serving and prints the line that points a shell at the agent, as ssh-agent prints it.
+    static func start(file: KeychainFile, logger: Logger) throws -> SSHAgentServer {
+        guard let path = SSHAgentServer.defaultSocketPath() else {
+            logger.critical("--ssh-agent needs XDG_RUNTIME_DIR, the user's runtime folder")
+            throw SSHAgentServerError(description: "no XDG_RUNTIME_DIR")
+        }
+        let prompter = PinentryPrompter()
+        let agent = SSHAgent(keys: SSHKeychainKeys(context: KeychainContext(file: file, identity: .unconfigured)),
+                             confirm: { comment, keyType in
+            let answer = prompter.askPassword(PasswordRequest(
+                description: "Allow the SSH key \"\(comment)\" (\(keyType)) to sign for a program of yours?", confirmation: "Allow"))
+            logger.info("ssh-agent confirmation", metadata: ["key": "\(comment)", "answer": "\(answer)"])
+            if case .confirmed = answer { return true }
+            return false
+        })
+        let server: SSHAgentServer
+        do {
+            server = try SSHAgentServer(agent: agent, socketPath: path) { event in
+                logger.notice("ssh-agent: \(event)")
+            }
+        } catch {
+            logger.critical("the SSH agent could not listen", metadata: ["error": "\(error)"])
+            throw error
+        }
+        server.start()
+        // Unbuffered, so that a parent reading the line gets it while keychaind runs on.
+        FileHandle.standardOutput.write(Data((server.environmentLine + "\n").utf8))
+        logger.info("serving the SSH agent", metadata: ["socket": "\(path)"])
+        return server
+    }
+}
