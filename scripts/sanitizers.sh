@@ -33,10 +33,13 @@ export SWIFT_BACKTRACE="enable=no"
 #
 # AddressSanitizer looks for memory errors, which live where Swift meets C or raw memory: the
 # engine over SQLite and the kernel keyring, the key and certificate code over DER bytes, our own
-# big numbers, the D-Bus codec over libdbus, the GVariant reader, the terminal reader. So: every
-# unit target but KeychainKitTests (KeychainKit is Swift with no unsafe pointer, over the
-# KeychainServices layer its own suites run here), and the end-to-end suites that feed the engine hostile input (RobustnessTests: 10,000
-# malformed dictionaries; TamperingTests and AtRestTests: damaged and inspected files).
+# big numbers, the D-Bus codec over libdbus, the GVariant reader, the terminal reader, the caller
+# identity's /proc reads through system calls, the SSH agent's wire codec. So: every unit target
+# but KeychainKitTests (KeychainKit is Swift with no unsafe pointer, over the KeychainServices
+# layer its own suites run here) and KeychainSSHAgentTests (its other suites run OpenSSH's
+# programs and sshd; its hostile-message suite runs here), and the end-to-end suites that feed the
+# engine hostile input (RobustnessTests: 10,000 malformed dictionaries; TamperingTests and
+# AtRestTests: damaged and inspected files).
 #
 # ThreadSanitizer looks for data races, which live where threads share state: the engine's
 # connections and locks, KeychainKit's executor and async calls (these drive the SecItem layer
@@ -59,9 +62,11 @@ export SWIFT_BACKTRACE="enable=no"
 # the sync suites start a PostgreSQL server and keychain-sync processes, and run in the plain run.
 # The rules for synchronizable items and their local tombstones (RulesTombstoneTests and the other
 # KeychainServices rule suites) still run under AddressSanitizer.
-selected_address="^(KeychainStoreTests|KeychainServicesTests|KeychainCryptoTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests)\\.|^EndToEndTests\\.(RobustnessTests|TamperingTests|AtRestTests)"
+selected_address="^(KeychainStoreTests|KeychainServicesTests|KeychainCryptoTests|KeychainAuthenticationTests|KeychainDBusTests|KeychainSecretServiceTests|KeychainCallerIdentityTests)\\.|^EndToEndTests\\.(RobustnessTests|TamperingTests|AtRestTests)|^KeychainSSHAgentTests\\.HostileMessageTests"
 selected_thread='^(KeychainStoreTests|KeychainKitTests|KeychainDBusTests|KeychainSecretServiceTests)\.'
-skipped_under_sanitizers='SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
+# SecKeySmallRSATests is another such suite, and most of its time is key generation in our own
+# big numbers, whose arithmetic RSAKeyGenerationTests checks under AddressSanitizer.
+skipped_under_sanitizers='SecKeySmallRSATests|SecKeyInteropTests|SecCertificateTests|SecTrustTests|PKCS12ImportTests|PKCS12WriterTests|RulesCertificateItemTests|SecKeyOAEPInteropTests|SecKeySHA224InteropTests|SHA224OpenSSLTests|RulesCertificateChainMatchTests'
 # gnome-keyring's file format is read on one thread; its bit-flip and truncation suites (thousands of
 # KDF runs) took most of the Secret Service target's time under ThreadSanitizer, and
 # AddressSanitizer, which they are for, runs them.

@@ -126,14 +126,13 @@ struct SecKeyLegacyTests {
         #expect(failure.text?.contains("failed to generate key") == true)
     }
 
-    @Test("RSA sizes in Apple's range: a key of exactly the size asked for, or errSecUnimplemented, never a key of another size",
+    @Test("RSA sizes in Apple's range: a key of exactly the size asked for",
           arguments: [512, 1000, 1032, 1024, 1152])
     func sizesInApplesRange(_ bits: Int) throws {
         var error: Unmanaged<CFError>?
         let parameters = [kSecAttrKeyType as String: kSecAttrKeyTypeRSA, kSecAttrKeySizeInBits as String: bits] as CFDictionary
         guard let key = SecKeyCreateRandomKey(parameters, &error) else {
-            #expect(takeError(error).map(CFErrorGetCode) == Int(errSecUnimplemented))
-            #expect(bits < 1024 || bits % 128 != 0, "Apple makes a \(bits)-bit key and so should this")
+            Issue.record("Apple makes a \(bits)-bit key and so should this: \(String(describing: takeError(error).map(CFErrorGetCode)))")
             return
         }
         let attributes = try #require(SecKeyCopyAttributes(key) as? [String: Any])
