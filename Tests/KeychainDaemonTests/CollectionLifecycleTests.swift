@@ -202,13 +202,7 @@ import Testing
         try listener.subscribe(interface: "org.freedesktop.Secret.Collection") { signal in
             if case .objectPath(let path)? = signal.arguments.first { received.append("\(signal.member) \(path)") }
         }
-        try listener.subscribe(interface: "org.freedesktop.DBus.Properties") { signal in
-            guard signal.path.hasSuffix("/collection/login"), signal.arguments.count > 1,
-                  case .array(_, let changed) = signal.arguments[1] else { return }
-            for entry in changed {
-                if case .dictEntry(.string("Locked"), .variant(.boolean(let locked))) = entry { received.append("Locked \(locked)") }
-            }
-        }
+        try Self.recordLockChanges(of: "login", on: listener, into: received)
         let loop = Thread { listener.run() }
         loop.start()
         defer { listener.stop() }
@@ -247,13 +241,7 @@ import Testing
         let sandbox = try DaemonSandbox()
         let listener = try DBusConnection.session(address: sandbox.busAddress)
         let received = Received()
-        try listener.subscribe(interface: "org.freedesktop.DBus.Properties") { signal in
-            guard signal.path.hasSuffix("/collection/login"), signal.arguments.count > 1,
-                  case .array(_, let changed) = signal.arguments[1] else { return }
-            for entry in changed {
-                if case .dictEntry(.string("Locked"), .variant(.boolean(let locked))) = entry { received.append("Locked \(locked)") }
-            }
-        }
+        try Self.recordLockChanges(of: "login", on: listener, into: received)
         let loop = Thread { listener.run() }
         loop.start()
         defer { listener.stop() }
@@ -278,6 +266,20 @@ import Testing
         """)
         #expect(result.status == 0, "\(result)\n\(sandbox.log)")
         #expect(result.stdout == "Everyday\nTrue\n")
+    }
+}
+
+extension CollectionLifecycleTests {
+    /// Notes each `Locked` that a `PropertiesChanged` of the collection `name` carries, as
+    /// "Locked true" or "Locked false".
+    static func recordLockChanges(of name: String, on listener: DBusConnection, into received: Received) throws {
+        try listener.subscribe(interface: "org.freedesktop.DBus.Properties") { signal in
+            guard signal.path.hasSuffix("/collection/" + name), signal.arguments.count > 1,
+                  case .array(_, let changed) = signal.arguments[1] else { return }
+            for entry in changed {
+                if case .dictEntry(.string("Locked"), .variant(.boolean(let locked))) = entry { received.append("Locked \(locked)") }
+            }
+        }
     }
 }
 
