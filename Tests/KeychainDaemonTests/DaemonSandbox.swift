@@ -206,26 +206,8 @@ final class DaemonSandbox: @unchecked Sendable {
     /// Runs a client program on this bus; `stdin` is fed from a file.
     @discardableResult
     func run(_ executable: String, _ arguments: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> ClientResult {
-        let id = UUID().uuidString
-        let inURL = home.appendingPathComponent("in-\(id)"), outURL = home.appendingPathComponent("out-\(id)"),
-            errURL = home.appendingPathComponent("err-\(id)")
-        defer { for url in [inURL, outURL, errURL] { try? FileManager.default.removeItem(at: url) } }
-        _ = FileManager.default.createFile(atPath: inURL.path, contents: Data(stdin.utf8))
-        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.environment = environment.merging(extra) { $1 }
-        process.currentDirectoryURL = home
-        let handles = try ProcessHandles(input: inURL, output: outURL, errors: errURL)
-        defer { handles.close() }
-        handles.attach(to: process)
-        try process.run()
-        let exit = process.waitForExit()
-        return ClientResult(status: exit.terminationStatus,
-                            stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                            stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+        let result = try runFileFed(executable, arguments, stdin: stdin, environment: environment.merging(extra) { $1 }, in: home)
+        return ClientResult(status: result.status, stdout: result.stdout, stderr: result.stderr)
     }
 
     /// Runs Debian's Python (the one that has python3-keyring and python3-secretstorage) on a script.
