@@ -31,6 +31,14 @@ int cks_peer_credentials(int socket, int32_t *pid, uint32_t *uid, uint32_t *gid)
 #endif
 }
 
+int cks_accept_cloexec(int socket) {
+#if defined(__linux__)
+    return accept4(socket, NULL, NULL, SOCK_CLOEXEC);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
 int cks_peer_pidfd(int socket) {
 #if defined(__linux__)
     int pidfd = -1;

@@ -65,6 +65,10 @@ int cks_terminal_guard_interrupted(void);
 /// (SO_PEERCRED): its process id, effective user id and effective group id. Returns 0, or -1
 /// with errno set.
 int cks_peer_credentials(int socket, int32_t *pid, uint32_t *uid, uint32_t *gid);
+/// accept4(2) with SOCK_CLOEXEC: a connection that no child started later inherits, with no
+/// window between accept and fcntl in which another thread could fork. Glibc declares accept4
+/// only under _GNU_SOURCE, which Swift's import does not set.
+int cks_accept_cloexec(int socket);
 /// A pidfd for the process that connected the Unix socket (SO_PEERPIDFD, Linux 6.5 and later),
 /// close-on-exec, or -1 with errno set (ENOPROTOOPT on older kernels). On current kernels it
 /// succeeds even when that process has already exited and been reaped: the pidfd then names no
