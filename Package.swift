@@ -85,6 +85,9 @@ let package = Package(
         // The one lock for state shared between threads (docs/design-notes.md), for the engine
         // and for the D-Bus layer, which does not depend on the engine.
         .target(name: "KeychainLocking", swiftSettings: strict),
+        // The Unix stream sockets of keychaind's doors (the SSH agent, the keeper) and of the
+        // keeper's client: listening in a private folder, peers checked, length-prefixed messages.
+        .target(name: "KeychainSockets", dependencies: ["CKeychainSystem", "KeychainLocking"], swiftSettings: strict),
         // The cryptography this package writes itself, because swift-crypto's API lacks it
         // (SHA-224, raw RSA and its paddings, OAEP with SHA-224/384/512, the X9.63 KDF, ECIES,
         // the PKCS#12 KDF, the Secret Service's Diffie-Hellman group and the big numbers under
@@ -131,6 +134,9 @@ let package = Package(
                 .product(name: "SwiftASN1", package: "swift-asn1", condition: .when(platforms: otherPlatforms)),
                 // SecKey's cryptography (on Apple platforms the Security framework has its own).
                 .target(name: "KeychainCrypto", condition: .when(platforms: otherPlatforms)),
+                // The keeper's client: SecItem calls of a served process go to keychaind.
+                .target(name: "KeychainSockets", condition: .when(platforms: otherPlatforms)),
+                .target(name: "KeychainLocking", condition: .when(platforms: otherPlatforms)),
                 .product(name: "Crypto", package: "swift-crypto", condition: .when(platforms: otherPlatforms)),
                 .product(name: "_CryptoExtras", package: "swift-crypto", condition: .when(platforms: otherPlatforms)),
             ],
@@ -195,6 +201,7 @@ let package = Package(
         .target(
             name: "KeychainDaemon",
             dependencies: ["KeychainCallerIdentity", "KeychainDBus", "KeychainSecretService", "KeychainStore",
+                           "KeychainServices", "KeychainSockets",
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: strict
         ),
@@ -203,7 +210,7 @@ let package = Package(
         // groups (docs/isolation.md). The Secret Service door (KeychainDaemon) enforces it.
         .target(
             name: "KeychainCallerIdentity",
-            dependencies: ["CKeychainSystem", "KeychainStore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CKeychainSystem", "KeychainStore", "KeychainLocking", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         // The SSH agent protocol over keychain key items (docs/ssh-agent.md): the wire codec,
@@ -211,7 +218,7 @@ let package = Package(
         .target(
             name: "KeychainSSHAgent",
             dependencies: [
-                "KeychainServices", "KeychainStore", "KeychainLocking", "CKeychainSystem",
+                "KeychainServices", "KeychainStore", "KeychainLocking", "KeychainSockets",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
@@ -271,6 +278,8 @@ let package = Package(
         // A helper process for tests that need several processes on one keychain.
         .executableTarget(name: "keychain-test-worker", dependencies: ["KeychainServices", "KeychainStore", "KeychainTestSupport"], path: "Tests/Worker"),
         // A helper process for the terminal tests of KeychainAuthentication (prompts on /dev/tty).
+        // A SecItem program that only its environment makes embedded or served (the keeper's tests).
+        .executableTarget(name: "keychain-served-client", dependencies: ["KeychainServices"], path: "Tests/ServedClient"),
         .executableTarget(name: "keychain-auth-probe", dependencies: ["KeychainAuthentication", "KeychainStore"], path: "Tests/AuthProbe"),
         // A private keychain per test, shared by the test targets.
         .target(name: "KeychainTestSupport", dependencies: ["KeychainStore", "KeychainAuthentication"], path: "Tests/Support"),

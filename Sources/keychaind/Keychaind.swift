@@ -42,6 +42,9 @@ struct Keychaind: ParsableCommand {
     @Flag(help: "Also serve the SSH agent protocol with the login keychain's SSH keys on $XDG_RUNTIME_DIR/keychain/ssh-agent, and print the SSH_AUTH_SOCK line to set (docs/ssh-agent.md).")
     var sshAgent = false
 
+    @Flag(help: "Also be the keeper: answer the SecItem calls of programs run with SWIFT_KEYCHAIN_KEEPER=served on $XDG_RUNTIME_DIR/keychain/keeper, each with the access groups its identity earns (docs/isolation.md).")
+    var keeper = false
+
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
 
@@ -73,6 +76,8 @@ struct Keychaind: ParsableCommand {
         }
         let sshAgentServer = sshAgent ? try SSHAgentService.start(file: file, logger: logger) : nil
         defer { sshAgentServer?.stop() }
+        let keeperServer = keeper ? try KeeperService.start(file: file, logger: logger) : nil
+        defer { keeperServer?.stop() }
         let connection: DBusConnection
         do {
             connection = try DBusConnection.session()

@@ -212,8 +212,8 @@ final class DaemonSandbox: @unchecked Sendable {
 
     /// Runs Debian's Python (the one that has python3-keyring and python3-secretstorage) on a script.
     @discardableResult
-    func python(_ script: String, stdin: String = "") throws -> ClientResult {
-        try run("/usr/bin/python3", ["-c", script], stdin: stdin)
+    func python(_ script: String, stdin: String = "", arguments: [String] = [], environment extra: [String: String] = [:]) throws -> ClientResult {
+        try run("/usr/bin/python3", ["-c", script] + arguments, stdin: stdin, environment: extra)
     }
 
     /// Runs the keychainctl built beside the tests, on this sandbox's keychain.

@@ -20,14 +20,15 @@ extension DaemonSandbox {
     /// 60 s (libsecret waits for a prompt without a limit). `SECRET_BACKEND=service`: libsecret
     /// in a Flatpak would otherwise use the portal's file backend rather than the Secret Service.
     @discardableResult
-    func sandboxed(info: String, _ executable: String, _ arguments: [String], stdin: String = "") throws -> ClientResult {
+    func sandboxed(info: String, _ executable: String, _ arguments: [String], stdin: String = "",
+                   extraBwrapArguments: [String] = []) throws -> ClientResult {
         let infoFile = home.appendingPathComponent("flatpak-info-\(UUID().uuidString)")
         try Data(info.utf8).write(to: infoFile)
         defer { try? FileManager.default.removeItem(at: infoFile) }
         let root = ["--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
                     "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
                     "--proc", "/proc", "--dev", "/dev", "--bind", home.path, home.path,
-                    "--ro-bind", infoFile.path, "/.flatpak-info"]
+                    "--ro-bind", infoFile.path, "/.flatpak-info"] + extraBwrapArguments
         return try run("/usr/bin/timeout", ["--kill-after=5", "60", "/usr/bin/bwrap"] + root + ["--", executable] + arguments,
                        stdin: stdin, environment: ["SECRET_BACKEND": "service"])
     }

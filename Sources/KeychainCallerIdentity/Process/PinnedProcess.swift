@@ -38,6 +38,19 @@ package final class PinnedProcess: Sendable {
         return cks_pidfd_send_signal(descriptor, 0) == 0 && !ProcessStatus.isZombie(processID: processID)
     }
 
+    /// Whether the process has exited (a zombie or reaped), in one system call: the kernel
+    /// makes a pidfd readable once its process has exited. For checks on every request, where
+    /// ``isRunning``'s two reads of /proc would cost more than the request. A pidfd that cannot
+    /// be polled counts as exited.
+    package var hasExited: Bool {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&poller, 1, 0)
+            if ready < 0 && errno == EINTR { continue }
+            return ready != 0
+        }
+    }
+
     static func processID(ofPidfd descriptor: Int32) -> Int32? {
         let fdinfo = Glibc.open("/proc/self/fdinfo", O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fdinfo >= 0 else { return nil }

@@ -7,6 +7,7 @@ import KeychainStore
 /// throws out or traps on bad input.
 enum SecItemImplementation {
     static func add(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        if let keeper = KeeperClient.route() { return KeeperClient.send(.add, dictionary, result: result, to: keeper) }
         let entries = dictionary.entries
         if let status = IdentityDecomposition.add(dictionary, entries, result) { return status }
         return run {
@@ -34,6 +35,7 @@ enum SecItemImplementation {
     }
 
     static func copyMatching(_ dictionary: NSDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+        if let keeper = KeeperClient.route() { return KeeperClient.send(.copyMatching, dictionary, result: result, to: keeper) }
         let entries = dictionary.entries
         if let status = IdentityDecomposition.copyMatching(dictionary, entries, result) { return status }
         return run {
@@ -90,6 +92,7 @@ enum SecItemImplementation {
     }
 
     static func update(_ dictionary: NSDictionary, _ changes: NSDictionary) -> OSStatus {
+        if let keeper = KeeperClient.route() { return KeeperClient.send(.update, dictionary, changes: changes, result: nil, to: keeper) }
         let entries = dictionary.entries
         if let status = IdentityDecomposition.update(dictionary, entries, changes) { return status }
         let changeEntries = changes.entries
@@ -127,6 +130,7 @@ enum SecItemImplementation {
     }
 
     static func delete(_ dictionary: NSDictionary) -> OSStatus {
+        if let keeper = KeeperClient.route() { return KeeperClient.send(.delete, dictionary, result: nil, to: keeper) }
         let entries = dictionary.entries
         if let status = IdentityDecomposition.delete(dictionary, entries) { return status }
         return run {

@@ -21,7 +21,9 @@ struct ShowKeychainInfo: ParsableCommand {
             of its unlock key (seal-keychain), with its source and whether it is stale; then a \
             secrets: line saying who serves the Secret Service (org.freedesktop.secrets) on the \
             session bus now, which keychaind, gnome-keyring or another provider may own: the \
-            program and its process, or nobody, or that there is no session bus.
+            program and its process, or nobody, or that there is no session bus; then a \
+            programs: line saying how SecItem programs of this environment hold the keychain \
+            (SWIFT_KEYCHAIN_KEEPER): embedded, opening the file, or served by keychaind's keeper.
 
             With --locked-status nothing is printed: the exit status says whether the keychain is \
             locked (36, as errSecInteractionNotAllowed) or not (0), for scripts: \
@@ -63,6 +65,22 @@ struct ShowKeychainInfo: ParsableCommand {
         Console.out(details(target, hasPassword: try KeychainAdministration.hasPassword(file, context: context), locked: locked))
         Console.out(sealLines(file, target))
         Console.out("secrets:    \(SecretServiceProvider.describe())\n")
+        Console.out("programs:   \(Self.keeperLine())\n")
+    }
+
+    /// How programs of this environment hold their keychain (``KeychainKeeper``): embedded, or
+    /// served by the keeper at a socket, and whether that keeper is listening now.
+    static func keeperLine(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let keeper: KeychainKeeper
+        do {
+            keeper = try KeychainKeeper.fromEnvironment(environment)
+        } catch {
+            return "\(KeychainKeeper.environmentVariable) cannot be used: \(error.reason)"
+        }
+        guard let socket = keeper.socketPath else { return keeper.summary }
+        var info = stat()
+        let listening = lstat(socket, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
+        return keeper.summary + (listening ? "" : " (no keeper listens there now: `keychaind --keeper` starts one)")
     }
 
     /// One `seal:` line per seal (seal-keychain), stale ones marked; a record that does not

@@ -1,0 +1,27 @@
+import KeychainDaemon
+import KeychainStore
+import Logging
+
+/// keychaind's keeper socket (`--keeper`): the login keychain, held for served processes.
+enum KeeperService {
+    struct NoRuntimeFolder: Error, CustomStringConvertible {
+        var description: String { "--keeper needs XDG_RUNTIME_DIR, the user's runtime folder" }
+    }
+
+    static func start(file: KeychainFile, logger: Logger) throws -> KeeperServer {
+        guard let path = KeychainKeeper.defaultSocketPath() else {
+            logger.critical("--keeper needs XDG_RUNTIME_DIR, the user's runtime folder")
+            throw NoRuntimeFolder()
+        }
+        let server: KeeperServer
+        do {
+            server = try KeeperServer(file: file, socketPath: path, callerPolicy: .ofThisUser(), logger: logger)
+        } catch {
+            logger.critical("the keeper could not listen", metadata: ["error": "\(error)"])
+            throw error
+        }
+        server.start()
+        logger.info("serving the keeper", metadata: ["socket": "\(path)"])
+        return server
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+@testable import KeychainServices
+import Testing
+
+/// The keeper's messages (docs/design-notes.md, "The keeper"): every value SecItem dictionaries
+/// carry comes back as the same value, and bytes that are not a message are a status, never a
+/// crash or an allocation of what a hostile length asks for.
+struct KeeperWireTests {
+    static func roundTrip(_ object: Any) throws -> KeeperValue {
+        let value = try KeeperValue(object: object)
+        let call = KeeperCall(operation: .copyMatching, query: value, changes: .null, wantsResult: true)
+        guard case .success(let read) = KeeperCall.read(call.bytes) else {
+            Issue.record("a written call did not read back")
+            return .null
+        }
+        #expect(read == call)
+        return read.query
+    }
+
+    @Test func valuesComeBackAsTheyWent() throws {
+        let control = SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, .userPresence, nil)!
+        let query: [String: Any] = [
+            kSecClass as String: kSecClassGenericPassword, kSecReturnData as String: true,
+            kSecMatchLimit as String: 5, "real": 2.5, "big": NSNumber(value: UInt64.max),
+            kSecValueData as String: Data([0, 1, 255]), "date": Date(timeIntervalSinceReferenceDate: 12.5),
+            "list": ["a", Data([1])], "null": NSNull(), kSecAttrAccessControl as String: control,
+        ]
+        let value = try Self.roundTrip(query)
+        let object = try #require(try value.object() as? NSDictionary)
+        #expect(object[kSecClass as String] as? String == kSecClassGenericPassword as String)
+        #expect(ValueConversion.boolean(object[kSecReturnData as String]!) == true)
+        #expect(ValueConversion.boolean(object[kSecMatchLimit as String]!) == nil)
+        #expect((object[kSecMatchLimit as String] as? NSNumber)?.intValue == 5)
+        #expect((object["real"] as? NSNumber)?.doubleValue == 2.5)
+        #expect((object["big"] as? NSNumber)?.uint64Value == UInt64.max)
+        #expect(object[kSecValueData as String] as? Data == Data([0, 1, 255]))
+        #expect((object["date"] as? Date)?.timeIntervalSinceReferenceDate == 12.5)
+        #expect(object["null"] is NSNull)
+        let returned = try #require(object[kSecAttrAccessControl as String] as? SecAccessControl)
+        #expect(returned.protection == control.protection && returned.flags == control.flags)
+    }
+
+    @Test func keysAndCertificatesCross() throws {
+        let key = try #require(SecKeyCreateRandomKey([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+                                                      kSecAttrKeySizeInBits as String: 256] as CFDictionary, nil))
+        let back = try #require(try Self.roundTrip(["k": key]).object() as? NSDictionary)
+        let crossed = try #require(back["k"] as? SecKey)
+        #expect(crossed == key)
+        #expect(SecKeyCopyExternalRepresentation(crossed, nil) as Data? == SecKeyCopyExternalRepresentation(key, nil) as Data?)
+    }
+
+    @Test func anObjectThatCannotCrossIsAParameterError() {
+        #expect(throws: KeeperValueError.self) { try KeeperValue(object: ["x": NSObject()]) }
+        #expect((try? KeeperValue(object: NSObject())) == nil)
+    }
+
+    @Test func hostileBytesAreRefusedNotRead() {
+        // A count of four billion elements in a short message.
+        #expect(KeeperCall.read([1, 2, 9, 0xff, 0xff, 0xff, 0xff]) == .failure(.malformed))
+        // A string length past the end, a string that is not UTF-8, an unknown tag.
+        #expect(KeeperCall.read([1, 2, 6, 0, 0, 0, 9, 65]) == .failure(.malformed))
+        #expect(KeeperCall.read([1, 2, 6, 0, 0, 0, 1, 0xff, 0, 0]) == .failure(.malformed))
+        #expect(KeeperCall.read([1, 2, 99, 0, 0]) == .failure(.malformed))
+        #expect(KeeperCall.read([7, 2, 0, 0, 0]) == .failure(.unknownVersion))
+        // Arrays nested past the depth bound.
+        #expect(KeeperCall.read([1, 2] + Array(repeating: [9, 0, 0, 0, 1], count: 40).flatMap { $0 } + [0, 0, 0]) == .failure(.malformed))
+        // Bytes after a whole request.
+        #expect(KeeperCall.read([1, 2, 0, 0, 0, 7]) == .failure(.malformed))
+        #expect(KeeperCall.read([1, 2, 0, 0, 0]) != .failure(.malformed))
+    }
+
+    /// Seeded random bytes and random cuts of a real request: each read ends in a request or a
+    /// refusal, and every answer the handler would give for them is a status.
+    @Test func randomBytesNeverCrashTheReader() throws {
+        var generator = SplitMix(seed: 0x5eed)
+        let real = KeeperCall(operation: .add, query: try KeeperValue(object: [kSecClass as String: kSecClassGenericPassword,
+                                                                                "list": [1, "two", Data([3])]]),
+                              changes: .null, wantsResult: false).bytes
+        for round in 0..<5_000 {
+            var bytes: [UInt8]
+            if round % 2 == 0 {
+                bytes = (0..<Int(generator.next() % 64)).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
+            } else {
+                bytes = Array(real.prefix(Int(generator.next() % UInt64(real.count + 1))))
+                if !bytes.isEmpty { bytes[Int(generator.next() % UInt64(bytes.count))] ^= UInt8(truncatingIfNeeded: generator.next() | 1) }
+            }
+            if case .success(let call) = KeeperCall.read(bytes) { _ = try? call.query.object() }
+        }
+    }
+}
+
+/// A small seeded generator, so that a failing round can be run again.
+private struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9e3779b97f4a7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58476d1ce4e5b9
+        z = (z ^ (z >> 27)) &* 0x94d049bb133111eb
+        return z ^ (z >> 31)
+    }
+}

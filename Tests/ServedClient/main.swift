@@ -1,0 +1,67 @@
+// A SecItem program for the keeper's tests: the same calls an application makes, nothing
+// configured in code, so whether it is embedded or served is only what its environment says
+// (SWIFT_KEYCHAIN_KEEPER). Usage: keychain-served-client COMMAND ARGS…
+//   add SERVICE ACCOUNT VALUE [GROUP]    find SERVICE ACCOUNT [GROUP]    delete SERVICE ACCOUNT
+//   update SERVICE ACCOUNT VALUE         services                        wait-then-find SECONDS SERVICE ACCOUNT
+// Prints one line: "ok", "found VALUE", "services A,B" or "status N".
+import Foundation
+import KeychainServices
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+func query(_ service: String, _ account: String, group: String? = nil) -> [String: Any] {
+    var query: [String: Any] = [kSecClass as String: kSecClassGenericPassword,
+                                kSecAttrService as String: service, kSecAttrAccount as String: account]
+    if let group { query[kSecAttrAccessGroup as String] = group }
+    return query
+}
+
+func find(_ service: String, _ account: String, group: String?) {
+    var found = query(service, account, group: group)
+    found[kSecReturnData as String] = true
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(found as CFDictionary, &result)
+    if status == errSecSuccess, let data = result as? Data {
+        say("found \(String(decoding: data, as: UTF8.self))")
+    } else {
+        say("status \(status)")
+    }
+}
+
+let arguments = Array(CommandLine.arguments.dropFirst())
+switch (arguments.first, arguments.count) {
+case ("add", 4...5):
+    var item = query(arguments[1], arguments[2], group: arguments.count == 5 ? arguments[4] : nil)
+    item[kSecValueData as String] = Data(arguments[3].utf8)
+    let status = SecItemAdd(item as CFDictionary, nil)
+    say(status == errSecSuccess ? "ok" : "status \(status)")
+case ("find", 3...4):
+    find(arguments[1], arguments[2], group: arguments.count == 4 ? arguments[3] : nil)
+case ("wait-then-find", 4):
+    // Connects first (a lookup of nothing), then waits: for the tests of what the keeper does
+    // with a connection whose process changed while it was open.
+    _ = SecItemCopyMatching(query("-", "-") as CFDictionary, nil)
+    Thread.sleep(forTimeInterval: Double(arguments[1]) ?? 1)
+    find(arguments[2], arguments[3], group: nil)
+case ("update", 4):
+    let status = SecItemUpdate(query(arguments[1], arguments[2]) as CFDictionary,
+                               [kSecValueData as String: Data(arguments[3].utf8)] as CFDictionary)
+    say(status == errSecSuccess ? "ok" : "status \(status)")
+case ("delete", 3):
+    let status = SecItemDelete(query(arguments[1], arguments[2]) as CFDictionary)
+    say(status == errSecSuccess ? "ok" : "status \(status)")
+case ("services", 1):
+    let all: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecMatchLimit as String: kSecMatchLimitAll,
+                              kSecReturnAttributes as String: true]
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(all as CFDictionary, &result)
+    if status == errSecSuccess, let items = result as? [[String: Any]] {
+        let services = items.compactMap { $0[kSecAttrService as String] as? String }.sorted()
+        say("services \(services.joined(separator: ","))")
+    } else {
+        say("status \(status)")
+    }
+default:
+    FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find …\n".utf8))
+    exit(64)
+}
