@@ -236,7 +236,7 @@ let package = Package(
         ),
         // git's and docker's credential helpers over internet passwords, through the SecItem API
         // only (docs/credential-helpers.md); the library holds both, the executables call it.
-        .target(name: "KeychainCredentialHelpers", dependencies: ["KeychainServices", "CKeychainSystem", "KeychainctlCommandLine"],
+        .target(name: "KeychainCredentialHelpers", dependencies: ["KeychainServices", "KeychainStore", "CKeychainSystem", "KeychainctlCommandLine"],
                 swiftSettings: strict),
         .executableTarget(name: "git-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),
         .executableTarget(name: "docker-credential-keychain", dependencies: ["KeychainCredentialHelpers"], swiftSettings: strict),

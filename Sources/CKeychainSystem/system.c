@@ -120,6 +120,15 @@ void cks_secure_zero(void *address, size_t length) {
     while (length--) { *p++ = 0; }
 }
 
+int cks_limit_core_dumps(void) {
+#if defined(__linux__)
+    struct rlimit none = { 0, 0 };
+    return setrlimit(RLIMIT_CORE, &none);
+#else
+    errno = ENOSYS; return -1;
+#endif
+}
+
 int cks_disable_core_dumps(void) {
 #if defined(__linux__)
     // Both, because each covers a gap of the other: the limit alone does not stop a core pipe

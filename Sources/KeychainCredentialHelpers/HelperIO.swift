@@ -1,5 +1,6 @@
 import KeychainctlCommandLine
 import CKeychainSystem
+import KeychainStore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -74,8 +75,19 @@ package enum HelperIO {
 
     /// Turns core dumps off before any secret is read, as keychainctl does: no crash may write
     /// a password to disk. Best effort.
+    ///
+    /// A helper served by keychaind's keeper stays dumpable and only limits its core size: a
+    /// keeper running as the user cannot read a non-dumpable caller's root, and so cannot tell
+    /// it from a sandboxed app, and refuses it (docs/isolation.md). What that gives up is the
+    /// second half of the embedded helper's guard: a core pipe handler (`core_pattern "|…"`)
+    /// ignores the size limit. The password the helper passes on is then in its memory only
+    /// for the call, as in every other keeper client.
     package static func hardenProcess() {
-        _ = cks_disable_core_dumps()
+        if case .served? = try? KeychainKeeper.fromEnvironment() {
+            _ = cks_limit_core_dumps()
+        } else {
+            _ = cks_disable_core_dumps()
+        }
         // A helper run by git or docker may have no open standard streams at all: a write to a
         // closed pipe must fail with EPIPE, not end the process before it can report.
         signal(SIGPIPE, SIG_IGN)

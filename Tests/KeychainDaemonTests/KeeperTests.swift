@@ -162,6 +162,19 @@ import Glibc
         #expect(!stopped.stdout.contains("取得したパスワード: yourSecurePassword"), "\(stopped)")
     }
 
+    /// git's credential helper is a SecItem program too: served, it stores and finds through the
+    /// keeper, which can identify it because a served helper stays dumpable.
+    @Test func gitsCredentialHelperIsServed() throws {
+        let sandbox = try Self.startKeeper()
+        let helper = try BuiltProduct.url("git-credential-keychain").path
+        let stored = try sandbox.run(helper, ["store"], stdin: "protocol=https\nhost=git.example.com\nusername=ann\npassword=pat-123\n\n",
+                                     environment: Self.served(sandbox))
+        #expect(stored.status == 0, "\(stored)\n\(sandbox.log)")
+        let got = try sandbox.run(helper, ["get"], stdin: "protocol=https\nhost=git.example.com\n\n", environment: Self.served(sandbox))
+        #expect(got.stdout.contains("password=pat-123"), "\(got)\n\(sandbox.log)")
+        #expect(!sandbox.log.contains("could not be identified"), "\(sandbox.log)")
+    }
+
     // MARK: - Helpers
 
     static func served(_ sandbox: DaemonSandbox) -> [String: String] { ["SWIFT_KEYCHAIN_KEEPER": "served"] }

@@ -3,8 +3,10 @@
 // (SWIFT_KEYCHAIN_KEEPER). Usage: keychain-served-client COMMAND ARGS…
 //   add SERVICE ACCOUNT VALUE [GROUP]    find SERVICE ACCOUNT [GROUP]    delete SERVICE ACCOUNT
 //   update SERVICE ACCOUNT VALUE         services                        wait-then-find SECONDS SERVICE ACCOUNT
-// Prints one line: "ok", "found VALUE", "services A,B" or "status N".
+//   bench COUNT SERVICE ACCOUNT          (Benchmarks/keeper.sh: the first lookup, then COUNT more, timed)
+// Prints one line: "ok", "found VALUE", "services A,B", "status N", or the bench's figures.
 import Foundation
+import Dispatch
 import KeychainServices
 
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
@@ -61,6 +63,22 @@ case ("services", 1):
     } else {
         say("status \(status)")
     }
+case ("bench", 4):
+    var lookup = query(arguments[2], arguments[3])
+    lookup[kSecReturnData as String] = true
+    let count = Int(arguments[1]) ?? 1000
+    func timed(_ body: () -> Void) -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        body()
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / 1000
+    }
+    var result: CFTypeRef?
+    var status = errSecSuccess
+    // The first call of a served process also connects, and the keeper resolves who it is.
+    let first = timed { status = SecItemCopyMatching(lookup as CFDictionary, &result) }
+    guard status == errSecSuccess else { say("status \(status)"); exit(1) }
+    let rest = timed { for _ in 0..<count { status = SecItemCopyMatching(lookup as CFDictionary, &result) } }
+    say(String(format: "first-us %.1f per-call-us %.2f", first, rest / Double(count)))
 default:
     FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find …\n".utf8))
     exit(64)

@@ -37,6 +37,9 @@ void cks_secure_zero(void *address, size_t length);
 /// processes of the user from attaching a debugger or reading its memory through /proc) and a
 /// core size limit of 0. Returns 0 when both took effect, -1 (errno set) otherwise.
 int cks_disable_core_dumps(void);
+/// Only the core size limit of 0, leaving the process dumpable: for a client of keychaind's
+/// keeper, which must be able to read the client's /proc entries to tell who it is.
+int cks_limit_core_dumps(void);
 /// Whether the kernel still considers this process dumpable (PR_GET_DUMPABLE): 1, 0, or -1.
 int cks_is_dumpable(void);
 
