@@ -187,6 +187,7 @@ let package = Package(
                 "KeychainTerminal",
                 "CKeychainSystem",
                 "KeychainSecretService",  // import --from gnome-keyring
+                "KeychainCallerIdentity",  // list-access-rules, grant-access, revoke-access: keychaind's policy folder
                 // Run under a credential helper's name, it is that helper (the Debian package's links).
                 "KeychainCredentialHelpers",
                 // export-key / import-key: PEM and DER key files.

@@ -40,6 +40,7 @@ struct Keychainctl: ParsableCommand {
             CreateKeypair.self, ExportKey.self, ImportKey.self,
             FindCertificate.self, FindIdentity.self, DeleteCertificate.self, DeleteIdentity.self,
             Sync.self,
+            ListAccessRules.self, GrantAccess.self, RevokeAccess.self,
         ])
 
     static var exitCodeTable: String {

@@ -119,6 +119,50 @@ struct SandboxedAppTests {
         #expect(stored.stdout == "mine\n", "\(stored)")
     }
 
+    /// `keychainctl grant-access` and `revoke-access` reach a keychaind that is running: each
+    /// new connection is given what the folder holds then, with no restart.
+    @Test func aGrantFromKeychainctlReachesARunningKeychaind() throws {
+        let sandbox = try DaemonSandbox()
+        #expect(try sandbox.secretTool(["store", "--label=host password"] + Self.key, stdin: "secret-of-host").status == 0)
+        let before = try sandbox.secretTool(app: Self.appA, ["lookup"] + Self.key)
+        #expect(before.status != 0 && before.stdout.isEmpty, "\(before)")
+
+        let granted = try sandbox.keychainctl(["grant-access", "--flatpak", Self.appA,
+                                               "--access-group", "flatpak.\(Self.appA)", "--access-group", "swift-keychain.shared"])
+        #expect(granted.status == 0, "\(granted)")
+        let daemon = sandbox.daemon?.processIdentifier
+        let after = try sandbox.secretTool(app: Self.appA, ["lookup"] + Self.key)
+        #expect(after.status == 0 && after.stdout == "secret-of-host", "\(after)\n\(sandbox.log)")
+        #expect(try sandbox.secretTool(app: Self.appB, ["lookup"] + Self.key).stdout.isEmpty)
+
+        let revoked = try sandbox.keychainctl(["revoke-access", "--flatpak", Self.appA])
+        #expect(revoked.status == 0, "\(revoked)")
+        let afterRevoke = try sandbox.secretTool(app: Self.appA, ["lookup"] + Self.key)
+        #expect(afterRevoke.status != 0 && afterRevoke.stdout.isEmpty, "\(afterRevoke)")
+        // The same keychaind all along.
+        #expect(sandbox.daemon?.processIdentifier == daemon && sandbox.daemon?.isRunning == true)
+    }
+
+    /// A host program granted by its interpreter and script (with both digests, as grant-access
+    /// computes them) gets the group; the same interpreter on another script does not.
+    @Test func aGrantForAScriptReachesARunningKeychaind() throws {
+        let sandbox = try DaemonSandbox()
+        #expect(try sandbox.secretTool(app: Self.appA, ["store", "--label=A's password"] + Self.key, stdin: "secret-of-A").status == 0)
+        let pathOfA = try #require(Self.paths(try sandbox.secretTool(app: Self.appA, ["search", "--all"] + Self.key)).first)
+        let script = sandbox.home.appendingPathComponent("probe.py")
+        let other = sandbox.home.appendingPathComponent("other.py")
+        try Self.probe.write(to: script, atomically: true, encoding: .utf8)
+        try (Self.probe + "# another script\n").write(to: other, atomically: true, encoding: .utf8)
+
+        let granted = try sandbox.keychainctl(["grant-access", "--executable", "/usr/bin/python3", "--script", script.path,
+                                               "--access-group", "flatpak.\(Self.appA)"])
+        #expect(granted.status == 0, "\(granted)")
+        let byScript = try sandbox.run("/usr/bin/python3", [script.path, pathOfA])
+        #expect(byScript.stdout.contains("GetSecret: secret-of-A"), "\(byScript)\n\(sandbox.log)")
+        let byOther = try sandbox.run("/usr/bin/python3", [other.path, pathOfA])
+        #expect(byOther.stdout.contains("GetSecret: error org.freedesktop.Secret.Error.NoSuchObject"), "\(byOther)")
+    }
+
     /// A caller in some sandbox whose `.flatpak-info` is not valid (here: no instance id) cannot
     /// be identified, and must not pass for a host program: it is refused.
     @Test func aCallerThatCannotBeIdentifiedIsRefused() throws {

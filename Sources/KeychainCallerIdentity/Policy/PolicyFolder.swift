@@ -50,21 +50,49 @@ package struct PolicyFolder: Sendable, Equatable {
     /// The rules of the folder, and every file that was refused. A folder that does not exist
     /// has no rules and no problems.
     package func load() -> (policy: AccessPolicy, problems: [PolicyProblem]) {
+        load(candidate: nil)
+    }
+
+    /// What ``load()`` would give if the folder's file `name` held `text` (in place of what it
+    /// holds, or added): how a rule is checked before it is put in place, by the same reading
+    /// and the same order as keychaind's. `name` must be a `*.conf` name not starting with a dot.
+    package func load(withFile name: String, holding text: String) -> (policy: AccessPolicy, problems: [PolicyProblem]) {
+        load(candidate: (name, text))
+    }
+
+    private func load(candidate: (name: String, text: String)?) -> (policy: AccessPolicy, problems: [PolicyProblem]) {
         let folder = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else {
-            if errno == ENOENT { return (AccessPolicy(rules: []), []) }
+        var names: [String] = []
+        if folder >= 0 {
+            if let problem = ownershipProblem(folder, what: "the folder") {
+                close(folder)
+                return (AccessPolicy(rules: []), [PolicyProblem(file: path, reason: problem + "; none of its rules is read")])
+            }
+            names = fileNames(folder)
+        } else if errno != ENOENT {
             return (AccessPolicy(rules: []), [PolicyProblem(file: path, reason: "the folder cannot be opened (errno \(errno))")])
         }
-        defer { close(folder) }
-        if let problem = ownershipProblem(folder, what: "the folder") {
-            return (AccessPolicy(rules: []), [PolicyProblem(file: path, reason: problem + "; none of its rules is read")])
+        defer { if folder >= 0 { close(folder) } }
+        if let candidate, !names.contains(candidate.name) {
+            names.append(candidate.name)
+            names.sort { $0.utf8.lexicographicallyPrecedes($1.utf8) }
         }
         var rules: [AccessRule] = []
         var problems: [PolicyProblem] = []
-        for name in fileNames(folder) {
+        for name in names {
             let source = path + "/" + name
             do throws(PolicyProblem) {
-                let rule = try AccessRule.parse(try contents(of: name, in: folder, source: source), source: source)
+                let text: String
+                if let candidate, candidate.name == name {
+                    // The file's checks that do not depend on how it will be written.
+                    guard candidate.text.utf8.count <= Self.largestFile else {
+                        throw PolicyProblem(file: source, reason: "is larger than \(Self.largestFile) bytes")
+                    }
+                    text = candidate.text
+                } else {
+                    text = try contents(of: name, in: folder, source: source)
+                }
+                let rule = try AccessRule.parse(text, source: source)
                 if let earlier = rules.first(where: { $0.subject == rule.subject }) {
                     throw PolicyProblem(file: source, reason: "names the same caller as \(earlier.source), which is kept")
                 }

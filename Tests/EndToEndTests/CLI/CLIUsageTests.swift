@@ -8,8 +8,10 @@ import Testing
         "delete-generic-password", "delete-internet-password", "dump-keychain", "create-keychain",
         "delete-keychain", "lock-keychain", "unlock-keychain", "set-keychain-password",
         "set-keychain-settings", "show-keychain-info", "export", "import", "list-keychains", "default-keychain",
-        "seal-keychain", "remove-seal",
+        "seal-keychain", "remove-seal", "list-access-rules", "grant-access", "revoke-access",
     ]
+    /// The subcommands that work on keychaind's policy folder rather than on a keychain.
+    static let policySubcommands: Set = ["list-access-rules", "grant-access", "revoke-access"]
 
     @Test("With no command keychainctl prints its usage on standard output and exits 2, as security does")
     func noArguments() throws {
@@ -35,7 +37,7 @@ import Testing
         let result = try CLISandbox().run([name, "--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("USAGE"))
-        #expect(result.stdout.contains("--keychain"))
+        #expect(result.stdout.contains(Self.policySubcommands.contains(name) ? "--system" : "--keychain"))
     }
 
     @Test("The help of every subcommand stands alone: it points at no docs/ file, which an installed user does not have")
@@ -123,6 +125,7 @@ import Testing
         "create-keychain": ["/tmp/never-created.keychain-db"], "delete-keychain": ["/tmp/never-deleted.keychain-db"],
         "export": ["-o", "/tmp/never-written.backup"], "import": ["/tmp/never-read.backup"],
         "seal-keychain": ["--with", "tpm2"], "remove-seal": ["some-seal"],
+        "grant-access": ["--flatpak", "org.example.A", "--access-group", "g"], "revoke-access": ["--flatpak", "org.example.A"],
     ]
 
     @Test("An unknown option is bad usage, named in the message", arguments: subcommands)
