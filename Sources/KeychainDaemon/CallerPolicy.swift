@@ -37,4 +37,19 @@ package final class CallerPolicy: Sendable {
         }
         return policy
     }
+
+    /// What `caller` is given under the rules as they are now: the one decision both of
+    /// keychaind's doors make for a new connection, with a rule that named the caller's path but
+    /// not its bytes logged, and the outcome logged at debug level.
+    func entitlements(for caller: CallerIdentity, door: String, logger: Logger) -> GrantedEntitlements {
+        let granted = current(logger: logger).entitlements(for: caller)
+        for mismatch in granted.digestMismatches {
+            logger.warning("a caller policy rule did not match", metadata: ["reason": "\(mismatch)"])
+        }
+        logger.debug("a client was identified", metadata: [
+            "door": "\(door)", "process": "\(caller.processID)",
+            "groups": "\(granted.keychainAccessGroups.joined(separator: ","))", "reason": "\(granted.reason)",
+        ])
+        return granted
+    }
 }

@@ -49,14 +49,7 @@ package final class KeeperServer: Sendable {
         } catch {
             return .failure(error)
         }
-        let granted = callerPolicy.current(logger: logger).entitlements(for: caller)
-        for mismatch in granted.digestMismatches {
-            logger.warning("a caller policy rule did not match", metadata: ["reason": "\(mismatch)"])
-        }
-        logger.debug("a keeper client was identified", metadata: [
-            "process": "\(caller.processID)", "groups": "\(granted.keychainAccessGroups.joined(separator: ","))",
-            "reason": "\(granted.reason)",
-        ])
+        let granted = callerPolicy.entitlements(for: caller, door: "keeper", logger: logger)
         return .success((caller, granted.clientIdentity))
     }
 

@@ -89,14 +89,7 @@ extension SecretService {
             logger.notice("refused a call: the bus did not say which process made it")
             return .refused("The Secret Service cannot tell which process made this connection, so it cannot tell which items it may see")
         }
-        let granted = callerPolicy.current(logger: logger).entitlements(for: caller)
-        for mismatch in granted.digestMismatches {
-            logger.warning("a caller policy rule did not match", metadata: ["reason": "\(mismatch)"])
-        }
-        logger.debug("a client was identified", metadata: [
-            "process": "\(caller.processID)", "groups": "\(granted.keychainAccessGroups.joined(separator: ","))",
-            "reason": "\(granted.reason)",
-        ])
+        let granted = callerPolicy.entitlements(for: caller, door: "secret-service", logger: logger)
         return .granted(granted.clientIdentity)
     }
 
