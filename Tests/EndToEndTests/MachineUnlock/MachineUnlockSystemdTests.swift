@@ -169,7 +169,8 @@ struct MachineUnlockSystemdTests {
         #expect(damaged.status != 0, "systemd-creds itself refuses the damaged credential")
         // The seal record changed in the file by someone without the device key.
         let sqlite = try #require(MachineUnlockTools.find("sqlite3"))
-        let planted = try sandbox.run([path, "UPDATE settings SET value = substr(value, 1, 40) || x'00' || substr(value, 42) WHERE name = 'seal/keychain-unlock'"],
+        // One byte changed, whatever it was (a byte already 0 would make setting 0 a no-op).
+        let planted = try sandbox.run([path, "UPDATE settings SET value = substr(value, 1, 40) || CASE WHEN substr(value, 41, 1) = x'00' THEN x'01' ELSE x'00' END || substr(value, 42) WHERE name = 'seal/keychain-unlock'"],
                                       executable: sqlite)
         try #require(planted.status == 0, "\(planted)")
         let tampered = try Self.unlockOnly(sandbox, path, "unlock-keychain --sealed", environment: key.environment)
