@@ -211,7 +211,7 @@ let package = Package(
         // groups (docs/isolation.md). The Secret Service door (KeychainDaemon) enforces it.
         .target(
             name: "KeychainCallerIdentity",
-            dependencies: ["CKeychainSystem", "KeychainStore", "KeychainLocking", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CKeychainSystem", "KeychainStore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strict
         ),
         // The SSH agent protocol over keychain key items (docs/ssh-agent.md): the wire codec,

@@ -1,16 +1,12 @@
 import Foundation
 import KeychainLocking
-import KeychainSockets
+package import KeychainSockets
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// Why the agent's socket could not be made.
-package struct SSHAgentServerError: Error, CustomStringConvertible, Sendable {
-    package let description: String
-
-    package init(description: String) { self.description = description }
-}
+/// Why the agent's socket could not be made: the listener's own error.
+package typealias SSHAgentServerError = UnixSocketError
 
 /// Serves an ``SSHAgent`` on a Unix socket (``UnixSocketListener``: a folder of mode 0700
 /// holding the socket, of mode 0600, each connection answered on a thread of its own, so that a
@@ -40,11 +36,7 @@ package final class SSHAgentServer: Sendable {
     package init(agent: SSHAgent, socketPath: String, report: @escaping @Sendable (String) -> Void = { _ in }) throws(SSHAgentServerError) {
         self.agent = agent
         self.report = report
-        do {
-            listener = try UnixSocketListener(socketPath: socketPath, backlog: 16)
-        } catch {
-            throw SSHAgentServerError(description: error.description)
-        }
+        listener = try UnixSocketListener(socketPath: socketPath, backlog: 16)
     }
 
     /// Accepts connections on a thread of its own until ``stop()``.

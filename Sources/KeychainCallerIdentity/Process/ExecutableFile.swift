@@ -37,19 +37,10 @@ package struct ExecutableFile: Sendable, Equatable {
         return ExecutableFile(path: path, sha256: digest)
     }
 
-    /// SHA-256 of a regular file's contents, read from `descriptor`; a file hashed before and
-    /// not changed since is not read again (``DigestCache``).
+    /// SHA-256 of a regular file's contents, read from `descriptor`.
     static func sha256(of descriptor: Int32) -> String? {
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_size <= largestHashedFile else { return nil }
-        let version = DigestCache.FileVersion(status)
-        if let known = DigestCache.shared.digest(of: version) { return known }
-        guard let digest = readDigest(descriptor) else { return nil }
-        DigestCache.shared.remember(digest, of: version, changedAt: status.st_ctim)
-        return digest
-    }
-
-    private static func readDigest(_ descriptor: Int32) -> String? {
         var hasher = SHA256()
         var buffer = [UInt8](repeating: 0, count: 1 << 20)
         var total = 0
