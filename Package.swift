@@ -220,6 +220,7 @@ let package = Package(
             name: "KeychainSSHAgent",
             dependencies: [
                 "KeychainServices", "KeychainStore", "KeychainLocking", "KeychainSockets",
+                "KeychainCrypto",  // the CRT parts of RSA keys shorter than swift-crypto's checked floor
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

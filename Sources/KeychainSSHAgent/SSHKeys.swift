@@ -2,6 +2,12 @@ package import Foundation
 package import KeychainServices
 import _CryptoExtras
 
+/// Key type names that are not a family of their own here.
+package enum SSHKeyType {
+    /// RFC 8709.
+    package static let ed25519 = "ssh-ed25519"
+}
+
 /// The NIST curves of the `ecdsa-sha2-*` key types (RFC 5656), with the hash each signs with.
 package enum SSHCurve: String, CaseIterable, Sendable {
     case p256 = "nistp256"
@@ -35,16 +41,28 @@ package enum SSHCurve: String, CaseIterable, Sendable {
 package enum SSHPrivateKey: Equatable, Sendable, CustomStringConvertible {
     case ecdsa(SSHCurve, publicPoint: [UInt8], scalar: [UInt8])
     case rsa(n: [UInt8], e: [UInt8], d: [UInt8], iqmp: [UInt8], p: [UInt8], q: [UInt8])
+    /// RFC 8032's 32-byte public key and 32-byte seed (OpenSSH sends the seed followed by the
+    /// public key as the private part).
+    case ed25519(publicKey: [UInt8], seed: [UInt8])
 
     package var description: String {
         switch self {
         case .ecdsa(let curve, _, _): return "<\(curve.keyType) private key>"
         case .rsa: return "<ssh-rsa private key>"
+        case .ed25519: return "<\(SSHKeyType.ed25519) private key>"
         }
     }
 
     static func read(from reader: inout SSHWireReader) throws(SSHWireError) -> SSHPrivateKey {
         let type = try reader.readText()
+        if type == SSHKeyType.ed25519 {
+            let publicKey = try reader.readString()
+            let secret = try reader.readString()
+            guard publicKey.count == 32, secret.count == 64, Array(secret.suffix(32)) == publicKey else {
+                throw .malformed("an Ed25519 key of the wrong size, or whose halves differ")
+            }
+            return .ed25519(publicKey: publicKey, seed: Array(secret.prefix(32)))
+        }
         if type == "ssh-rsa" {
             return .rsa(n: try reader.readPositiveMPInt(), e: try reader.readPositiveMPInt(), d: try reader.readPositiveMPInt(),
                         iqmp: try reader.readPositiveMPInt(), p: try reader.readPositiveMPInt(), q: try reader.readPositiveMPInt())
@@ -65,16 +83,23 @@ package enum SSHPrivateKey: Equatable, Sendable, CustomStringConvertible {
     /// make a key: swift-crypto checks that an EC point is the scalar's and that the RSA parts fit.
     package func secKey() -> SecKey? {
         switch self {
+        case .ed25519(let publicKey, let seed):
+            // The public key sent must be the seed's: a mismatched pair would list one key and
+            // sign with another.
+            guard let key = SecKeyCreateWithData(Data(seed) as CFData,
+                                                 [kSecAttrKeyType: kSecAttrKeyTypeEd25519,
+                                                  kSecAttrKeyClass: kSecAttrKeyClassPrivate] as CFDictionary, nil),
+                  let derived = SecKeyCopyPublicKey(key).flatMap({ SecKeyCopyExternalRepresentation($0, nil) as Data? }),
+                  Array(derived) == publicKey else { return nil }
+            return key
         case .ecdsa(let curve, let point, let scalar):
             let padded = [UInt8](repeating: 0, count: curve.byteCount - scalar.count) + scalar
             return SecKeyCreateWithData(Data(point + padded) as CFData,
                                         [kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom,
                                          kSecAttrKeyClass: kSecAttrKeyClassPrivate] as CFDictionary, nil)
-        case .rsa(let n, let e, let d, _, let p, let q):
-            // swift-crypto computes the CRT parts (and checks them) from n, e, d, p and q; it
-            // holds RSA keys of 2048 bits or more, so a smaller one is refused here.
-            guard let key = try? _RSA.Signing.PrivateKey(n: n, e: e, d: d, p: p, q: q) else { return nil }
-            return SecKeyCreateWithData(key.derRepresentation as CFData,
+        case .rsa(let n, let e, let d, let iqmp, let p, let q):
+            guard let der = Self.rsaPrivateKeyDER(n: n, e: e, d: d, iqmp: iqmp, p: p, q: q) else { return nil }
+            return SecKeyCreateWithData(der as CFData,
                                         [kSecAttrKeyType: kSecAttrKeyTypeRSA,
                                          kSecAttrKeyClass: kSecAttrKeyClassPrivate] as CFDictionary, nil)
         }
@@ -89,7 +114,12 @@ package enum SSHKeyEncoding {
         guard let publicKey = SecKeyCopyPublicKey(key),
               let external = SecKeyCopyExternalRepresentation(publicKey, nil) as Data? else { return nil }
         var writer = SSHWireWriter()
-        if let curve = SSHCurve.forPoint(length: external.count), external.first == 4 {
+        // The three forms cannot be taken for one another: an Ed25519 key is 32 bytes, an X9.63
+        // point at least 65, a PKCS#1 RSAPublicKey a DER sequence of a far longer modulus.
+        if external.count == 32 {
+            writer.writeString(SSHKeyType.ed25519)
+            writer.writeString(external)
+        } else if let curve = SSHCurve.forPoint(length: external.count), external.first == 4 {
             writer.writeString(curve.keyType)
             writer.writeString(curve.rawValue)
             writer.writeString(external)
@@ -126,13 +156,16 @@ package enum SSHKeyEncoding {
             }
         } else if let curve = SSHCurve.allCases.first(where: { $0.keyType == type }) {
             (name, algorithm) = (curve.keyType, curve.signatureAlgorithm)
+        } else if type == SSHKeyType.ed25519 {
+            (name, algorithm) = (SSHKeyType.ed25519, .edDSASignatureMessageCurve25519SHA512)
         } else {
             return nil
         }
         guard let signed = SecKeyCreateSignature(key, algorithm, Data(data) as CFData, nil) as Data? else { return nil }
         var writer = SSHWireWriter()
         writer.writeString(name)
-        if type == "ssh-rsa" {
+        if type == "ssh-rsa" || type == SSHKeyType.ed25519 {
+            // RSA's signature, and Ed25519's 64 bytes (RFC 8709), go as they are.
             writer.writeString(signed)
         } else {
             // RFC 4754's r ‖ s, each one coordinate long, becomes RFC 5656's two mpints.

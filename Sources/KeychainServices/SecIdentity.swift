@@ -74,16 +74,17 @@ public func SecIdentityCreateWithCertificate(_ keychainOrArray: CFTypeRef?, _ ce
 }
 
 /// The certificate's public key, or nil when it is of a type keys here cannot be (only EC
-/// P-256/384/521 and RSA keys are).
+/// P-256/384/521, RSA and Ed25519 keys are).
 @discardableResult
 public func SecCertificateCopyKey(_ certificate: SecCertificate) -> SecKey? {
-    let isRSA: Bool
+    let family: KeyFamily
     switch certificate.fields.publicKeyAlgorithm {
-    case "1.2.840.113549.1.1.1": isRSA = true
-    case "1.2.840.10045.2.1": isRSA = false
+    case "1.2.840.113549.1.1.1": family = .rsa
+    case "1.2.840.10045.2.1": family = .ec
+    case "1.3.101.112": family = .ed25519  // id-Ed25519 (RFC 8410): the key is the 32 bytes
     default: return nil
     }
-    guard let material = try? KeyMaterial(externalRepresentation: certificate.fields.publicKeyBytes, isRSA: isRSA, isPrivate: false) else { return nil }
+    guard let material = try? KeyMaterial(externalRepresentation: certificate.fields.publicKeyBytes, family: family, isPrivate: false) else { return nil }
     return SecKey(material: material)
 }
 

@@ -2,8 +2,8 @@
 public import Foundation
 import KeychainStore
 
-/// An asymmetric key: an elliptic-curve key on P-256, P-384 or P-521, or an RSA key, private or
-/// public. Mirrors Security's `SecKeyRef`. A key is either in memory only or stands for a `keys`
+/// An asymmetric key: an elliptic-curve key on P-256, P-384 or P-521, an RSA key or an Ed25519
+/// key, private or public. Mirrors Security's `SecKeyRef`. A key is either in memory only or stands for a `keys`
 /// item of the keychain (made with `kSecAttrIsPermanent`, or returned by `kSecReturnRef`).
 ///
 /// Keys are compared by their key material: two objects for the same key are equal and hash
@@ -45,8 +45,8 @@ public final class SecKey: NSObject, @unchecked Sendable {
         let publicBytes: Data
         switch material {
         case .ecPrivate(let key): publicBytes = external.prefix(1 + 2 * key.curve.byteCount)
-        case .ecPublic, .rsaPublic, .rsaSmallPublic: publicBytes = external
-        case .rsaPrivate, .rsaSmallPrivate: publicBytes = material.publicKeyBytes
+        case .ecPublic, .rsaPublic, .rsaSmallPublic, .ed25519Public: publicBytes = external
+        case .rsaPrivate, .rsaSmallPrivate, .ed25519Private: publicBytes = material.publicKeyBytes
         }
         let derived = DerivedKeyBytes(externalRepresentation: external, applicationLabel: KeyMaterial.applicationLabel(of: publicBytes))
         derivedCache.withLock { $0 = derived }

@@ -136,7 +136,10 @@ struct SSHKeyKind: Sendable, CustomStringConvertible {
     static let ecdsa384 = SSHKeyKind(type: "ecdsa", bits: 384)
     static let ecdsa521 = SSHKeyKind(type: "ecdsa", bits: 521)
     static let rsa2048 = SSHKeyKind(type: "rsa", bits: 2048)
-    static let all = [ecdsa256, ecdsa384, ecdsa521, rsa2048]
+    static let ed25519 = SSHKeyKind(type: "ed25519", bits: 256)
+    /// OpenSSH's smallest RSA key, below swift-crypto's checked floor.
+    static let rsa1024 = SSHKeyKind(type: "rsa", bits: 1024)
+    static let all = [ecdsa256, ecdsa384, ecdsa521, rsa2048, rsa1024, ed25519]
 }
 
 /// A client connection that writes whatever bytes a test gives it, for hostile input.

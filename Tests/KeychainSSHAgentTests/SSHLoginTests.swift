@@ -10,7 +10,7 @@ import Glibc
 @Suite(.enabled(if: geteuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/sshd"),
                 "needs root and Debian's openssh-server, to run sshd"))
 struct SSHLoginTests {
-    @Test(arguments: [SSHKeyKind.ecdsa256, .rsa2048])
+    @Test(arguments: [SSHKeyKind.ecdsa256, .rsa2048, .ed25519])
     func sshLogsInThroughTheAgent(_ kind: SSHKeyKind) throws {
         let sandbox = try AgentSandbox()
         let file = try sandbox.makeKey(kind)

@@ -40,13 +40,19 @@ struct KeeperWireTests {
         #expect(returned.protection == control.protection && returned.flags == control.flags)
     }
 
-    @Test func keysAndCertificatesCross() throws {
-        let key = try #require(SecKeyCreateRandomKey([kSecAttrKeyType as String: kSecAttrKeyTypeECSECPrimeRandom,
+    /// EC and Ed25519, by their kSecAttrKeyType strings (a CFString is not Sendable here).
+    @Test(arguments: [kSecAttrKeyTypeECSECPrimeRandom as String, kSecAttrKeyTypeEd25519 as String])
+    func keysCross(_ type: String) throws {
+        let key = try #require(SecKeyCreateRandomKey([kSecAttrKeyType as String: type,
                                                       kSecAttrKeySizeInBits as String: 256] as CFDictionary, nil))
-        let back = try #require(try Self.roundTrip(["k": key]).object() as? NSDictionary)
-        let crossed = try #require(back["k"] as? SecKey)
-        #expect(crossed == key)
-        #expect(SecKeyCopyExternalRepresentation(crossed, nil) as Data? == SecKeyCopyExternalRepresentation(key, nil) as Data?)
+        for half in [key, try #require(SecKeyCopyPublicKey(key))] {
+            let back = try #require(try Self.roundTrip(["k": half]).object() as? NSDictionary)
+            let crossed = try #require(back["k"] as? SecKey)
+            #expect(crossed == half)
+            #expect(SecKeyCopyExternalRepresentation(crossed, nil) as Data? == SecKeyCopyExternalRepresentation(half, nil) as Data?)
+            let attributes = SecKeyCopyAttributes(crossed) as? [String: Any]
+            #expect(attributes?[kSecAttrKeyType as String] as? String == type)
+        }
     }
 
     @Test func anObjectThatCannotCrossIsAParameterError() {

@@ -2,13 +2,16 @@ import _CryptoExtras
 import Foundation
 
 /// A public key as one line of OpenSSH's `authorized_keys` / `.pub` format (RFC 4253 §6.6 for
-/// RSA, RFC 5656 §3.1 for ECDSA), the form of `security export -f openssh2`: the algorithm name,
+/// RSA, RFC 5656 §3.1 for ECDSA, RFC 8709 for Ed25519), the form of `security export -f openssh2`: the algorithm name,
 /// the base64 key blob, and the key's label as the comment.
 enum OpenSSHPublicKey {
     static func line(_ facts: KeyFiles.KeyFacts, comment: String?) throws -> String {
         var blob: [UInt8] = []
         let name: String
-        if facts.isRSA {
+        if facts.isEd25519 {
+            name = "ssh-ed25519"  // RFC 8709: the name, then the 32-byte key
+            blob = string(Array(name.utf8)) + string(facts.external)
+        } else if facts.isRSA {
             let primitives = try _RSA.Signing.PublicKey(unsafeDERRepresentation: Data(facts.external)).getKeyPrimitives()
             name = "ssh-rsa"
             blob = string(Array(name.utf8)) + mpint(Array(primitives.publicExponent)) + mpint(Array(primitives.modulus))

@@ -17,7 +17,7 @@ struct CreateKeypair: ParsableCommand {
             a key's identity in the keychain, as on Apple platforms.
             """)
 
-    @Option(name: .customShort("a"), help: ArgumentHelp("The algorithm: rsa or ec.", valueName: "alg"))
+    @Option(name: .customShort("a"), help: ArgumentHelp("The algorithm: rsa, ec or ed25519.", valueName: "alg"))
     var algorithm = "rsa"
 
     @Option(name: .customShort("s"), help: ArgumentHelp("The key size in bits.", valueName: "size"))
@@ -62,8 +62,9 @@ struct CreateKeypair: ParsableCommand {
         switch algorithm.lowercased() {
         case "rsa": type = kSecAttrKeyTypeRSA
         case "ec", "ecdsa": type = kSecAttrKeyTypeECSECPrimeRandom
+        case "ed25519": type = kSecAttrKeyTypeEd25519
         case "dh", "dsa", "fee": throw CommandFailure.status(errSecUnimplemented, context)
-        default: throw ValidationError("-a is rsa or ec.")
+        default: throw ValidationError("-a is rsa, ec or ed25519.")
         }
         var parameters: [String: Any] = [
             kSecAttrKeyType as String: type,

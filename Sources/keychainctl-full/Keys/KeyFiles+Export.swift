@@ -8,6 +8,7 @@ extension KeyFiles {
     struct KeyFacts {
         let isPrivate: Bool
         let isRSA: Bool
+        let isEd25519: Bool
         let bits: Int
         let external: [UInt8]
     }
@@ -20,6 +21,7 @@ extension KeyFiles {
         }
         return KeyFacts(isPrivate: attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String,
                         isRSA: attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeRSA as String,
+                        isEd25519: attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeEd25519 as String,
                         bits: (attributes[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue ?? 0,
                         external: Array(external))
     }
@@ -31,6 +33,8 @@ extension KeyFiles {
         let facts = try facts(key)
         guard facts.isPrivate else { return (Array(try write(key, encoding: .der)), "PUBLIC KEY") }
         if facts.isRSA { return (facts.external, "RSA PRIVATE KEY") }
+        // Ed25519 has no form older than PKCS#8 (RFC 8410) to encrypt the traditional way.
+        if facts.isEd25519 { throw KeyFileError("an Ed25519 private key has no OpenSSL traditional form: use -f pkcs8") }
         guard let sec1 = ECPrivateKeyEncoding.sec1(x963: facts.external, bits: facts.bits) else {
             throw KeyFileError("the key's curve is not P-256, P-384 or P-521")
         }

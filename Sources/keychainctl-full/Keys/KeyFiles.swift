@@ -22,7 +22,10 @@ enum KeyFiles {
         let isPrivate = attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String
         let bits = (attributes[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue ?? 0
         let (pem, der): (String, Data)
-        if isRSA {
+        if attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeEd25519 as String {
+            der = (isPrivate ? Ed25519KeyInfo.privatePrefix : Ed25519KeyInfo.publicPrefix) + external
+            pem = Ed25519KeyInfo.pem(der, isPrivate: isPrivate)
+        } else if isRSA {
             if isPrivate {
                 let rsa = try _RSA.Signing.PrivateKey(unsafeDERRepresentation: external)
                 (pem, der) = (rsa.pkcs8PEMRepresentation, rsa.pkcs8DERRepresentation)
@@ -62,7 +65,10 @@ enum KeyFiles {
         if let k = attempt(P521.Signing.PublicKey.init(pemRepresentation:), P521.Signing.PublicKey.init(derRepresentation:)) { return (k.x963Representation, ec, publicClass) }
         if let k = attempt(_RSA.Signing.PrivateKey.init(unsafePEMRepresentation:), _RSA.Signing.PrivateKey.init(unsafeDERRepresentation:)) { return (k.derRepresentation, rsa, privateClass) }
         if let k = attempt(_RSA.Signing.PublicKey.init(unsafePEMRepresentation:), _RSA.Signing.PublicKey.init(unsafeDERRepresentation:)) { return (k.pkcs1DERRepresentation, rsa, publicClass) }
-        throw KeyFileError("the file holds no EC (P-256, P-384, P-521) or RSA key in PKCS#8, PKCS#1, SEC1 or SubjectPublicKeyInfo form")
+        if let (raw, isPrivate) = Ed25519KeyInfo.read(data) {
+            return (raw, kSecAttrKeyTypeEd25519, isPrivate ? privateClass : publicClass)
+        }
+        throw KeyFileError("the file holds no EC (P-256, P-384, P-521), RSA or Ed25519 key in PKCS#8, PKCS#1, SEC1 or SubjectPublicKeyInfo form")
     }
 }
 

@@ -35,13 +35,18 @@ import Testing
         #expect(try sandbox.run(["export-key", "-l", "nothing"]).status != 0)
         #expect(try sandbox.run(["create-keypair", "-a", "dsa", "x"]).status == Int32(UInt8(truncatingIfNeeded: errSecUnimplementedCode)))
         #expect(try sandbox.run(["create-keypair", "-a", "rsa", "-s", "2048", "rsa-key"]).status == 0)
+        #expect(try sandbox.run(["create-keypair", "-a", "ed25519", "ed-key"]).status == 0)
+        let edPublic = sandbox.path("ed.pub")
+        #expect(try sandbox.run(["export-key", "-l", "ed-key", "--public", "-o", edPublic]).status == 0)
+        #expect(try openssl(["pkey", "-pubin", "-in", edPublic, "-noout"]) == 0)
     }
 
-    @Test("import-key reads openssl's RSA and EC keys; export-key gives the same public key back")
+    @Test("import-key reads openssl's RSA, EC and Ed25519 keys; export-key gives the same public key back")
     func importOpenSSL() throws {
         let sandbox = try CLISandbox()
         for (name, algorithm) in [("rsa", ["-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"]),
-                                  ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"])] {
+                                  ("ec", ["-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-384"]),
+                                  ("ed25519", ["-algorithm", "ED25519"])] {
             let keyFile = sandbox.path("\(name).pem")
             #expect(try openssl(["genpkey"] + algorithm + ["-out", keyFile]) == 0)
             let imported = try sandbox.run(["import-key", keyFile, "-l", name])

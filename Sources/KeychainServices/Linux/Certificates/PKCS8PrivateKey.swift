@@ -11,11 +11,11 @@ enum PKCS8PrivateKey {
     static func key(_ der: Data) -> SecKey? {
         let material: KeyMaterial?
         if let key = try? P256.Signing.PrivateKey(derRepresentation: der) {
-            material = try? KeyMaterial(externalRepresentation: key.x963Representation, isRSA: false, isPrivate: true)
+            material = try? KeyMaterial(externalRepresentation: key.x963Representation, family: .ec, isPrivate: true)
         } else if let key = try? P384.Signing.PrivateKey(derRepresentation: der) {
-            material = try? KeyMaterial(externalRepresentation: key.x963Representation, isRSA: false, isPrivate: true)
+            material = try? KeyMaterial(externalRepresentation: key.x963Representation, family: .ec, isPrivate: true)
         } else if let key = try? P521.Signing.PrivateKey(derRepresentation: der) {
-            material = try? KeyMaterial(externalRepresentation: key.x963Representation, isRSA: false, isPrivate: true)
+            material = try? KeyMaterial(externalRepresentation: key.x963Representation, family: .ec, isPrivate: true)
         } else if let key = try? _RSA.Signing.PrivateKey(unsafeDERRepresentation: der) {
             material = .rsaPrivate(key)
         } else {

@@ -22,7 +22,9 @@ enum AlgorithmName: Equatable {
     case rsaOAEP(HashName, aesGCM: Bool)
     case ecies(cofactor: Bool, hash: HashName, variableIV: Bool)
     case ecdh(cofactor: Bool, kdf: HashName?)
-    /// A name Security has that no key type here supports (EdDSA, post-quantum, legacy forms).
+    /// Ed25519 (RFC 8032): over the whole message, with the SHA-512 the scheme itself uses.
+    case eddsa
+    /// A name Security has that no key type here supports (post-quantum, legacy forms).
     case other
 
     init?(_ algorithm: SecKeyAlgorithm) {
@@ -65,6 +67,9 @@ enum AlgorithmName: Equatable {
             guard rest.count == 4, rest[0] == "ECDH" || rest[0] == "ECDHC", rest[1] == "KDFX963",
                   let hash = HashName(rawValue: rest[2]), rest[3] == "AESGCM" || rest[3] == "AESGCM-KDFIV" else { self = .other; return }
             self = .ecies(cofactor: rest[0] == "ECDHC", hash: hash, variableIV: rest[3] == "AESGCM-KDFIV")
+        case ("sign", "EdDSA"):
+            guard rest == ["message-Curve25519", "SHA512"] else { self = .other; return }
+            self = .eddsa
         case ("keyexchange", "ECDH"), ("keyexchange", "ECDHC"):
             let cofactor = parts[2] == "ECDHC"
             if rest.isEmpty { self = .ecdh(cofactor: cofactor, kdf: nil); return }
@@ -92,7 +97,7 @@ enum AlgorithmName: Equatable {
     /// The operations the algorithm is for.
     var operations: Set<SecKeyOperationType> {
         switch self {
-        case .ecdsa, .rsaSignatureRaw, .rsaPKCS1v15, .rsaPSS: return [.sign, .verify]
+        case .ecdsa, .rsaSignatureRaw, .rsaPKCS1v15, .rsaPSS, .eddsa: return [.sign, .verify]
         case .rsaEncryptionRaw, .rsaEncryptionPKCS1, .rsaOAEP, .ecies: return [.encrypt, .decrypt]
         case .ecdh: return [.keyExchange]
         case .other: return []
@@ -100,10 +105,11 @@ enum AlgorithmName: Equatable {
     }
 
     /// Whether the algorithm is for this kind of key.
-    func fits(isRSA: Bool) -> Bool {
+    func fits(_ family: KeyFamily) -> Bool {
         switch self {
-        case .ecdsa, .ecies, .ecdh: return !isRSA
-        case .rsaSignatureRaw, .rsaPKCS1v15, .rsaPSS, .rsaEncryptionRaw, .rsaEncryptionPKCS1, .rsaOAEP: return isRSA
+        case .ecdsa, .ecies, .ecdh: return family == .ec
+        case .rsaSignatureRaw, .rsaPKCS1v15, .rsaPSS, .rsaEncryptionRaw, .rsaEncryptionPKCS1, .rsaOAEP: return family == .rsa
+        case .eddsa: return family == .ed25519
         case .other: return false
         }
     }

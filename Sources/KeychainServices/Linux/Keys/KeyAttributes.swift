@@ -10,15 +10,17 @@ enum KeyAttributes {
     /// The usage flags and other booleans of a key, by attribute name.
     static func flags(for material: KeyMaterial) -> [(String, Bool)] {
         let isPrivate = material.isPrivate
+        // An Ed25519 key only signs and verifies: it has no encryption or key agreement.
+        let signsOnly = material.family == .ed25519
         return [
             ("perm", true), ("priv", true), ("modi", true),
             ("sens", false), ("asen", false), ("extr", true), ("next", false),
-            ("encr", !isPrivate),
-            ("decr", isPrivate || material.isRSA),
-            ("drve", !material.isRSA && isPrivate),
+            ("encr", !isPrivate && !signsOnly),
+            ("decr", (isPrivate || material.isRSA) && !signsOnly),
+            ("drve", material.family == .ec && isPrivate),
             ("sign", isPrivate), ("vrfy", !isPrivate),
             ("snrc", false), ("vyrc", false),
-            ("wrap", !isPrivate), ("unwp", isPrivate),
+            ("wrap", !isPrivate && !signsOnly), ("unwp", isPrivate && !signsOnly),
         ]
     }
 
@@ -86,8 +88,8 @@ extension SecKey: KeychainItemReference {
         guard let data = item.secret,
               let type = item.attributes["type"]?.integerValue,
               let keyClass = item.attributes["kcls"]?.integerValue, keyClass == 0 || keyClass == 1,
-              type == 42 || type == 73,
-              let material = try? KeyMaterial(externalRepresentation: data, isRSA: type == 42, isPrivate: keyClass == 1)
+              let family = KeyFamily(rawValue: Int(type)),
+              let material = try? KeyMaterial(externalRepresentation: data, family: family, isPrivate: keyClass == 1)
         else { return nil }
         let guardian = KeyUsageGuard(item: item, context: context)
         return SecKey(material: material,

@@ -1,4 +1,5 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Crypto
 import _CryptoExtras
 import Foundation
 import KeychainCrypto
@@ -6,18 +7,16 @@ import KeychainCrypto
 /// `SecKeyCreateRandomKey` and `SecKeyCreateWithData`, following SecKey.m, SecECKey.m and
 /// SecRSAKey.m.
 enum KeyGeneration {
-    static let ecType = 73
-    static let rsaType = 42
-    /// Key types Security knows and this platform has no implementation of (Ed25519, X25519,
-    /// Ed448, X448, Kyber, ML-KEM, ML-DSA, and the Secure Enclave's attestation keys).
-    static let knownUnavailableTypes: Set<Int> = [105, 106, 107, 108, 109, 110, 111, 2147483678, 2147483679, 2147483680]
+    /// Key types Security knows and this platform has no implementation of (X25519, Ed448,
+    /// X448, Kyber, ML-KEM, ML-DSA, and the Secure Enclave's attestation keys).
+    static let knownUnavailableTypes: Set<Int> = [106, 107, 108, 109, 110, 111, 2147483678, 2147483679, 2147483680]
 
     static func createRandomKey(_ parameters: NSDictionary) throws(KeyError) -> SecKey {
         let top = entries(parameters)
         let type = try keyType(top["type"])
         if (top["tkid"] as? String) == "com.apple.setoken" {
             // The Secure Enclave makes P-256 keys only; there is none here (docs/keys-and-certificates.md).
-            guard type == ecType, integer(top["bsiz"]) == 256 else {
+            guard type == .ec, integer(top["bsiz"]) == 256 else {
                 throw .parameter("the Secure Enclave makes only 256-bit EC keys")
             }
             throw .unimplemented("there is no Secure Enclave on this platform")
@@ -63,13 +62,18 @@ enum KeyGeneration {
     /// other size of Security's range is generated with KeychainCrypto's ``RSAPrivateNumbers``.
     static func isGeneratedBySwiftCrypto(rsaBits bits: Int) -> Bool { bits >= 1024 && bits % 128 == 0 }
 
-    static func generate(type: Int, size: Any?) throws(KeyError) -> KeyMaterial {
+    static func generate(type: KeyFamily, size: Any?) throws(KeyError) -> KeyMaterial {
         let bits = integer(size)
+        if type == .ed25519 {
+            // An Ed25519 key has one size; asking for another is a mistake, not a request.
+            guard bits == nil || bits == 256 else { throw .parameter("failed to generate key: Ed25519 keys are 256 bits") }
+            return .ed25519Private(Curve25519.Signing.PrivateKey())
+        }
         // A size Security has no key for fails in the key class's init, whose status SecKeyCreate
         // drops: `SecECKeyGeneratePair` / `SecRSAKeyGeneratePair` then answer errSecParam, which
         // SecKeyCreateRandomKey reports as "failed to generate key" (SecKey.m, SecECKey.m,
         // SecRSAKey.c). errSecKeySizeNotAllowed never reaches the caller.
-        if type == ecType {
+        if type == .ec {
             guard let bits, let curve = ECCurve(bits: bits) else {
                 if bits == 192 || bits == 224 { throw .unimplemented("P-192 and P-224 keys are not available (swift-crypto has no such curves)") }
                 throw .parameter("failed to generate key: EC keys are 256, 384 or 521 bits")
@@ -107,13 +111,13 @@ enum KeyGeneration {
             if integer(values["kcls"]) == 2 { throw .unimplemented("symmetric keys are not available as SecKey here") }
             throw .parameter("kSecAttrKeyClass is missing or is not public or private")
         }
-        return SecKey(material: try KeyMaterial(externalRepresentation: data, isRSA: type == rsaType, isPrivate: keyClass == 1))
+        return SecKey(material: try KeyMaterial(externalRepresentation: data, family: type, isPrivate: keyClass == 1))
     }
 
     /// `kSecAttrKeyType`: a number or a numeric string (Security's `getIntValue`).
-    private static func keyType(_ value: Any?) throws(KeyError) -> Int {
+    private static func keyType(_ value: Any?) throws(KeyError) -> KeyFamily {
         guard let type = integer(value) else { throw .parameter("kSecAttrKeyType is missing or not a key type") }
-        if type == ecType || type == rsaType { return type }
+        if let family = KeyFamily(rawValue: type) { return family }
         if knownUnavailableTypes.contains(type) { throw .unimplemented("keys of type \(type) are not available on this platform") }
         throw .parameter("kSecAttrKeyType \(type) is not a key type")
     }

@@ -158,6 +158,14 @@ enum ECPublicKey: Sendable {
     }
 }
 
+/// The kinds of key a SecKey may be, named by their `kSecAttrKeyType` numbers (SecItem.h and
+/// SecKeyPriv.h: RSA 42, EC 73, Ed25519 105).
+enum KeyFamily: Int, Sendable {
+    case rsa = 42
+    case ec = 73
+    case ed25519 = 105
+}
+
 /// A key's material: which algorithm, which half.
 enum KeyMaterial: Sendable {
     case ecPrivate(ECPrivateKey)
@@ -168,26 +176,38 @@ enum KeyMaterial: Sendable {
     /// (``SmallRSA``).
     case rsaSmallPrivate(SmallRSAPrivateKey)
     case rsaSmallPublic(SmallRSAPublicKey)
+    /// An Ed25519 key (Apple's `kSecAttrKeyTypeEd25519`), held by swift-crypto's Curve25519.
+    case ed25519Private(Curve25519.Signing.PrivateKey)
+    case ed25519Public(Curve25519.Signing.PublicKey)
 
     var isPrivate: Bool {
         switch self {
-        case .ecPrivate, .rsaPrivate, .rsaSmallPrivate: return true
-        case .ecPublic, .rsaPublic, .rsaSmallPublic: return false
+        case .ecPrivate, .rsaPrivate, .rsaSmallPrivate, .ed25519Private: return true
+        case .ecPublic, .rsaPublic, .rsaSmallPublic, .ed25519Public: return false
         }
     }
 
-    var isRSA: Bool {
+    var family: KeyFamily {
         switch self {
-        case .rsaPrivate, .rsaPublic, .rsaSmallPrivate, .rsaSmallPublic: return true
-        case .ecPrivate, .ecPublic: return false
+        case .rsaPrivate, .rsaPublic, .rsaSmallPrivate, .rsaSmallPublic: return .rsa
+        case .ecPrivate, .ecPublic: return .ec
+        case .ed25519Private, .ed25519Public: return .ed25519
         }
     }
+
+    var isRSA: Bool { family == .rsa }
 
     /// The `kSecAttrKeyType` value: "42" for RSA, "73" for EC (Apple reports EC keys as
-    /// kSecAttrKeyTypeECSECPrimeRandom whichever name made them).
-    var keyType: Int { isRSA ? 42 : 73 }
+    /// kSecAttrKeyTypeECSECPrimeRandom whichever name made them), "105" for Ed25519.
+    var keyType: Int { family.rawValue }
 
-    var algorithmName: String { isRSA ? "RSA" : "EC" }
+    var algorithmName: String {
+        switch family {
+        case .rsa: return "RSA"
+        case .ec: return "EC"
+        case .ed25519: return "Ed25519"
+        }
+    }
 
     var sizeInBits: Int {
         switch self {
@@ -197,11 +217,12 @@ enum KeyMaterial: Sendable {
         case .rsaPublic(let key): return key.keySizeInBits
         case .rsaSmallPrivate(let key): return key.numbers.bitCount
         case .rsaSmallPublic(let key): return key.bitCount
+        case .ed25519Private, .ed25519Public: return 256
         }
     }
 
     /// `SecKeyGetBlockSize`: the modulus length for RSA; for EC the length of one field
-    /// element (`ccec_ctx_size` in Security's SecECKey.m).
+    /// element (`ccec_ctx_size` in Security's SecECKey.m); for Ed25519 the key's 32 bytes.
     var blockSize: Int { (sizeInBits + 7) / 8 }
 
     var publicMaterial: KeyMaterial {
@@ -209,12 +230,15 @@ enum KeyMaterial: Sendable {
         case .ecPrivate(let key): return .ecPublic(key.publicKey)
         case .rsaPrivate(let key): return .rsaPublic(key.publicKey)
         case .rsaSmallPrivate(let key): return .rsaSmallPublic(key.publicKey)
-        case .ecPublic, .rsaPublic, .rsaSmallPublic: return self
+        case .ed25519Private(let key): return .ed25519Public(key.publicKey)
+        case .ecPublic, .rsaPublic, .rsaSmallPublic, .ed25519Public: return self
         }
     }
 
     /// Apple's external representation: X9.63 for EC (`04 ‖ X ‖ Y`, then `K` for a private
-    /// key), PKCS#1 DER for RSA (RSAPrivateKey or RSAPublicKey).
+    /// key), PKCS#1 DER for RSA (RSAPrivateKey or RSAPublicKey); for Ed25519 the raw 32 bytes
+    /// of RFC 8032 (the private key's seed, or the public key), as CryptoKit's
+    /// `rawRepresentation` has them.
     var externalRepresentation: Data {
         switch self {
         case .ecPrivate(let key): return key.x963
@@ -223,10 +247,12 @@ enum KeyMaterial: Sendable {
         case .rsaPublic(let key): return key.pkcs1DERRepresentation
         case .rsaSmallPrivate(let key): return key.derRepresentation
         case .rsaSmallPublic(let key): return key.derRepresentation
+        case .ed25519Private(let key): return key.rawRepresentation
+        case .ed25519Public(let key): return key.rawRepresentation
         }
     }
 
-    /// The public key's bytes (X9.63 point, or PKCS#1 RSAPublicKey).
+    /// The public key's bytes (X9.63 point, PKCS#1 RSAPublicKey, or Ed25519's 32 bytes).
     var publicKeyBytes: Data { publicMaterial.externalRepresentation }
 
     /// `kSecAttrApplicationLabel`: the SHA-1 of the public key's bytes, as Security computes it
@@ -237,10 +263,22 @@ enum KeyMaterial: Sendable {
     static func applicationLabel(of publicKeyBytes: Data) -> Data { Data(Insecure.SHA1.hash(data: publicKeyBytes)) }
 
     /// Reads an external representation of the given type and class.
-    init(externalRepresentation data: Data, isRSA: Bool, isPrivate: Bool) throws(KeyError) {
-        if !isRSA {
+    init(externalRepresentation data: Data, family: KeyFamily, isPrivate: Bool) throws(KeyError) {
+        switch family {
+        case .ec:
             self = isPrivate ? .ecPrivate(try ECPrivateKey(x963: data)) : .ecPublic(try ECPublicKey(x963: data))
             return
+        case .ed25519:
+            guard data.count == 32 else { throw KeyError(errSecDecode, "the Ed25519 key data is not 32 bytes") }
+            do {
+                self = isPrivate ? .ed25519Private(try Curve25519.Signing.PrivateKey(rawRepresentation: data))
+                    : .ed25519Public(try Curve25519.Signing.PublicKey(rawRepresentation: data))
+            } catch {
+                throw KeyError(errSecDecode, "the Ed25519 key data is not a valid key")
+            }
+            return
+        case .rsa:
+            break
         }
         do {
             if isPrivate {

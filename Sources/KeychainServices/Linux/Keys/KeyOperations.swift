@@ -1,10 +1,12 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
+import Crypto
 import Foundation
 import KeychainCrypto
 
 /// The SecKey operations, dispatched on the algorithm's name (Security's SecKeyAdaptors.m gives
 /// every algorithm an adaptor over a key's few primitive operations; here each family has its
-/// own file: ECOperations, RSAOperations; the primitives swift-crypto lacks are KeychainCrypto's).
+/// own file: ECOperations, RSAOperations; Ed25519 is swift-crypto's two calls, here; the
+/// primitives swift-crypto lacks are KeychainCrypto's).
 enum KeyOperations {
     static func sign(_ key: SecKey, _ algorithm: SecKeyAlgorithm, _ data: Data) throws(KeyError) -> Data {
         let name = try checked(key.material, .sign, algorithm)
@@ -16,6 +18,12 @@ enum KeyOperations {
             return try RSAOperations.sign(rsa, name, data)
         case (.rsaSmallPrivate(let rsa), _):
             return try SmallRSAOperations.sign(rsa, name, data)
+        case (.ed25519Private(let ed), .eddsa):
+            do {
+                return try ed.signature(for: data)
+            } catch {
+                throw KeyError(errSecInternalError, "the Ed25519 signature could not be made")
+            }
         default:
             throw .unsupported(algorithm)
         }
@@ -31,6 +39,8 @@ enum KeyOperations {
             valid = try RSAOperations.verify(rsa, name, data, signature)
         case (.rsaSmallPublic(let rsa), _):
             valid = try SmallRSAOperations.verify(rsa, name, data, signature)
+        case (.ed25519Public(let ed), .eddsa):
+            valid = ed.isValidSignature(signature, for: data)
         default:
             throw .unsupported(algorithm)
         }
@@ -94,7 +104,7 @@ enum KeyOperations {
     }
 
     static func isSupported(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) -> Bool {
-        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA),
+        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(material.family),
               fitsSize(name, operation, material) else { return false }
         // Signing, decryption and key exchange need the private key, encryption the public key
         // (Apple's si-44-seckey-ies regression test checks both ways); a private key verifies
@@ -126,7 +136,7 @@ enum KeyOperations {
     /// or the operation. (Every algorithm that fits is computed: what swift-crypto lacks, SHA-224
     /// and OAEP with SHA-224/384/512, is KeychainCrypto's SHA224 and RSAOAEP.)
     private static func checked(_ material: KeyMaterial, _ operation: SecKeyOperationType, _ algorithm: SecKeyAlgorithm) throws(KeyError) -> AlgorithmName {
-        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(isRSA: material.isRSA),
+        guard let name = AlgorithmName(algorithm), name.operations.contains(operation), name.fits(material.family),
               fitsSize(name, operation, material) else {
             throw .unsupported(algorithm)
         }

@@ -9,6 +9,8 @@ import Foundation
 enum LegacyKeyCalls {
     /// The algorithm `SecKeyGetSignatureAlgorithmForPadding` picks.
     static func signatureAlgorithm(_ key: SecKey, _ padding: SecPadding, digestLength: Int) throws(KeyError) -> SecKeyAlgorithm {
+        // Security's padding table has RSA and ECDSA rows only: an Ed25519 key signs with the newer call.
+        guard key.material.family != .ed25519 else { throw .parameter("the older signature calls take RSA and EC keys only") }
         if key.material.isRSA {
             switch padding {
             case []: return .rsaSignatureRaw

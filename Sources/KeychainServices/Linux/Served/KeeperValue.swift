@@ -34,7 +34,7 @@ struct KeeperEntry: Equatable, Sendable {
 
 /// A SecKey as it crosses: its material and, for a stored key, the item's attributes.
 struct KeeperKey: Equatable, Sendable {
-    var isRSA: Bool
+    var family: KeyFamily
     var isPrivate: Bool
     var externalRepresentation: Data
     var storedAttributes: [String: AttributeValue]?
@@ -150,7 +150,7 @@ extension KeeperKey {
             throw KeeperValueError(status: errSecUnimplemented, description:
                 "a private key whose access control guards each use cannot be handed out by the keeper yet")
         }
-        isRSA = key.material.isRSA
+        family = key.material.family
         isPrivate = key.material.isPrivate
         externalRepresentation = key.derivedBytes.externalRepresentation
         storedAttributes = key.storedItem?.attributes
@@ -158,7 +158,7 @@ extension KeeperKey {
     }
 
     func secKey() throws(KeeperValueError) -> SecKey {
-        guard let material = try? KeyMaterial(externalRepresentation: externalRepresentation, isRSA: isRSA, isPrivate: isPrivate) else {
+        guard let material = try? KeyMaterial(externalRepresentation: externalRepresentation, family: family, isPrivate: isPrivate) else {
             throw KeeperValue.malformed("a key")
         }
         let stored = storedAttributes.map { KeyItemAttributes(attributes: $0, persistentReference: persistentReference ?? Data()) }

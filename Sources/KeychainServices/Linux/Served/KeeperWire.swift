@@ -70,7 +70,8 @@ enum KeeperWire {
         private mutating func tag(_ tag: Tag) { bytes.append(tag.rawValue) }
 
         private mutating func key(_ key: KeeperKey) {
-            byte((key.isRSA ? 1 : 0) | (key.isPrivate ? 2 : 0))
+            // Bit 0: RSA, bit 1: private, bit 2: Ed25519 (neither: EC).
+            byte((key.family == .rsa ? 1 : 0) | (key.isPrivate ? 2 : 0) | (key.family == .ed25519 ? 4 : 0))
             blob(key.externalRepresentation)
             guard let attributes = key.storedAttributes else { byte(0); return }
             byte(1)
@@ -185,8 +186,9 @@ enum KeeperWire {
 
         private mutating func key(depth: Int) throws(KeeperValueError) -> KeeperKey {
             let kind = try byte()
-            guard kind & ~3 == 0 else { throw KeeperValue.malformed("a key") }
-            var key = KeeperKey(isRSA: kind & 1 != 0, isPrivate: kind & 2 != 0, externalRepresentation: Data(try blob()))
+            guard kind & ~7 == 0, kind & 5 != 5 else { throw KeeperValue.malformed("a key") }
+            let family: KeyFamily = kind & 1 != 0 ? .rsa : kind & 4 != 0 ? .ed25519 : .ec
+            var key = KeeperKey(family: family, isPrivate: kind & 2 != 0, externalRepresentation: Data(try blob()))
             switch try byte() {
             case 0: return key
             case 1: break
