@@ -87,7 +87,7 @@ package final class SSHAgent: Sendable {
 
     private func sign(blob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {
         // A locked keychain fails here: its key items cannot be read.
-        guard let entry = try? keys.entries().first(where: { $0.blob == blob }) else { return Self.failure }
+        guard let entry = try? keys.entry(forBlob: blob) else { return Self.failure }
         if entry.confirm {
             guard confirm(entry.comment, SSHKeyEncoding.keyType(ofBlob: blob) ?? "") else { return Self.failure }
         }

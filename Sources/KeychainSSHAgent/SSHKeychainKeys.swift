@@ -62,26 +62,51 @@ package struct SSHKeychainKeys: Sendable {
                                                   kSecMatchLimit: kSecMatchLimitAll] as CFDictionary, &result)
                 if status == errSecItemNotFound { continue }
                 guard status == errSecSuccess, let items = result as? [NSDictionary] else { throw Failure(status: status) }
-                for item in items {
-                    guard let ref = item[kSecValueRef], CFGetTypeID(ref as CFTypeRef) == SecKeyGetTypeID() else { continue }
-                    let key = ref as! SecKey
-                    guard let blob = SSHKeyEncoding.publicKeyBlob(of: key),
-                          let label = item[kSecAttrApplicationLabel] as? Data else { continue }
-                    // A key item without an end date reads as the reference date (2001-01-01),
-                    // the column's default: that is no lifetime, not one long past.
-                    let expiry = (item[kSecAttrEndDate] as? Date).flatMap { $0.timeIntervalSinceReferenceDate > 0 ? $0 : nil }
-                    if let expiry, expiry <= now {
-                        _ = delete(applicationLabel: label, tag: tag)
-                        continue
-                    }
-                    found.append(Entry(key: key, blob: blob, comment: item[kSecAttrLabel] as? String ?? "",
-                                       confirm: tag == Self.confirmTag,
-                                       expiry: expiry,
-                                       applicationLabel: label))
-                }
+                found += items.compactMap { entry(from: $0, tag: tag, now: now) }
             }
             return found
         }
+    }
+
+    /// The key whose public key blob this is, or nil when the keychain holds none (or its
+    /// lifetime is over). One search by the key's application label, which the blob gives,
+    /// rather than reading every SSH key as ``entries(now:)`` does: this is the lookup of every
+    /// signature (Benchmarks/notes/2026-12-03-ssh-agent-against-openssh.md).
+    package func entry(forBlob blob: [UInt8], now: Date = Date()) throws(Failure) -> Entry? {
+        guard let label = SSHKeyEncoding.applicationLabel(ofBlob: blob) else { return nil }
+        return try inKeychain { () throws(Failure) in
+            for tag in [Self.plainTag, Self.confirmTag] {
+                var result: CFTypeRef?
+                let status = SecItemCopyMatching([kSecClass: kSecClassKey,
+                                                  kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+                                                  kSecAttrApplicationLabel: label,
+                                                  kSecAttrApplicationTag: Data(tag.utf8),
+                                                  kSecReturnRef: true, kSecReturnAttributes: true] as CFDictionary, &result)
+                if status == errSecItemNotFound { continue }
+                guard status == errSecSuccess, let item = result as? NSDictionary else { throw Failure(status: status) }
+                // The label is a hash of the public key: the key found must give the blob asked for.
+                if let found = entry(from: item, tag: tag, now: now), found.blob == blob { return found }
+            }
+            return nil
+        }
+    }
+
+    /// One search result as an entry; nil for what is not an SSH key, or one whose lifetime is
+    /// over, which is deleted on the way.
+    private func entry(from item: NSDictionary, tag: String, now: Date) -> Entry? {
+        guard let ref = item[kSecValueRef], CFGetTypeID(ref as CFTypeRef) == SecKeyGetTypeID() else { return nil }
+        let key = ref as! SecKey
+        guard let blob = SSHKeyEncoding.publicKeyBlob(of: key),
+              let label = item[kSecAttrApplicationLabel] as? Data else { return nil }
+        // A key item without an end date reads as the reference date (2001-01-01),
+        // the column's default: that is no lifetime, not one long past.
+        let expiry = (item[kSecAttrEndDate] as? Date).flatMap { $0.timeIntervalSinceReferenceDate > 0 ? $0 : nil }
+        if let expiry, expiry <= now {
+            _ = delete(applicationLabel: label, tag: tag)
+            return nil
+        }
+        return Entry(key: key, blob: blob, comment: item[kSecAttrLabel] as? String ?? "",
+                     confirm: tag == Self.confirmTag, expiry: expiry, applicationLabel: label)
     }
 
     /// Stores a key as a keychain key item, replacing the same key added before (its comment
@@ -115,7 +140,7 @@ package struct SSHKeychainKeys: Sendable {
 
     /// Deletes the key whose public key blob this is; false when there is none.
     package func remove(blob: [UInt8]) throws(Failure) -> Bool {
-        guard let entry = try entries().first(where: { $0.blob == blob }) else { return false }
+        guard let entry = try entry(forBlob: blob) else { return false }
         return try inKeychain { () throws(Failure) in
             let status = delete(applicationLabel: entry.applicationLabel, tag: entry.confirm ? Self.confirmTag : Self.plainTag)
             guard status == errSecSuccess else { throw Failure(status: status) }

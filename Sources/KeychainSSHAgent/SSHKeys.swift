@@ -1,5 +1,6 @@
 package import Foundation
 package import KeychainServices
+import Crypto
 import _CryptoExtras
 
 /// Key type names that are not a family of their own here.
@@ -131,6 +132,32 @@ package enum SSHKeyEncoding {
             return nil
         }
         return writer.bytes
+    }
+
+    /// The application label (`kSecAttrApplicationLabel`: the SHA-1 of the public key's bytes
+    /// in Apple's external representation) of the key a public key blob stands for, or nil for
+    /// a blob that does not parse as one of the key types held here.
+    package static func applicationLabel(ofBlob blob: [UInt8]) -> Data? {
+        var reader = SSHWireReader(blob)
+        guard let type = try? reader.readText() else { return nil }
+        let publicBytes: [UInt8]
+        do {
+            if type == SSHKeyType.ed25519 {
+                publicBytes = try reader.readString()
+            } else if type == "ssh-rsa" {
+                let exponent = try reader.readPositiveMPInt(), modulus = try reader.readPositiveMPInt()
+                publicBytes = DERWriter.sequence(DERWriter.integer(Data(modulus)) + DERWriter.integer(Data(exponent)))
+            } else if let curve = SSHCurve.allCases.first(where: { $0.keyType == type }) {
+                guard try reader.readText() == curve.rawValue else { return nil }
+                publicBytes = try reader.readString()
+            } else {
+                return nil
+            }
+        } catch {
+            return nil
+        }
+        guard reader.isAtEnd else { return nil }
+        return Data(Insecure.SHA1.hash(data: publicBytes))
     }
 
     /// The key type name at the start of a blob.
