@@ -154,7 +154,7 @@ package struct OpenSSHKeyFile: Sendable {
     }
 
     /// The key types ``SSHPrivateKey`` reads; any other is named in the error.
-    static let knownKeyTypes: Set<String> = Set(["ssh-rsa"] + SSHCurve.allCases.map(\.keyType))
+    static let knownKeyTypes: Set<String> = Set(["ssh-rsa", SSHKeyType.ed25519] + SSHCurve.allCases.map(\.keyType))
 
     /// A codec error as a damaged file: truncated or malformed, never with the bytes themselves.
     private static func damaged(by error: any Error, where place: String) -> OpenSSHKeyFileError {
