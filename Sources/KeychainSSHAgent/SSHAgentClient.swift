@@ -34,10 +34,10 @@ package struct SSHAgentClient: Sendable {
         key.write(to: &body)
         body.writeString(comment)
         if let lifetime = constraints.lifetime {
-            body.writeByte(1)
+            body.writeByte(SSHKeyConstraints.lifetimeCode)
             body.writeUInt32(lifetime)
         }
-        if constraints.confirm { body.writeByte(2) }
+        if constraints.confirm { body.writeByte(SSHKeyConstraints.confirmCode) }
         var message = body.bytes
         defer { message.withUnsafeMutableBufferPointer { $0.update(repeating: 0) } }
         let reply = try exchange(message)

@@ -34,6 +34,10 @@ package struct SSHKeyConstraints: Equatable, Sendable {
     /// Seconds after the addition when the key is deleted.
     package var lifetime: UInt32?
 
+    /// The constraint bytes of ADD_ID_CONSTRAINED (draft-miller-ssh-agent section 4.2.6).
+    package static let lifetimeCode: UInt8 = 1
+    package static let confirmCode: UInt8 = 2
+
     package init(confirm: Bool = false, lifetime: UInt32? = nil) {
         self.confirm = confirm
         self.lifetime = lifetime
@@ -97,8 +101,8 @@ package enum SSHAgentRequest: Equatable, Sendable {
         var constraints = SSHKeyConstraints()
         while !reader.isAtEnd {
             switch try reader.readByte() {
-            case 1: constraints.lifetime = try reader.readUInt32()
-            case 2: constraints.confirm = true
+            case SSHKeyConstraints.lifetimeCode: constraints.lifetime = try reader.readUInt32()
+            case SSHKeyConstraints.confirmCode: constraints.confirm = true
             default: throw .malformed("a constraint this agent does not know")
             }
         }

@@ -38,7 +38,7 @@ package enum SSHPublicKeyText {
         if let curve = SSHCurve.allCases.first(where: { $0.keyType == type }) {
             return (curve == .p521 ? 521 : curve.byteCount * 8, "ECDSA")
         }
-        if type == "ssh-ed25519" { return (256, "ED25519") }
+        if type == SSHKeyType.ed25519 { return (256, "ED25519") }
         return (0, type.uppercased())
     }
 }

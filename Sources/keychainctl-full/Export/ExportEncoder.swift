@@ -95,7 +95,7 @@ struct ExportEncoder {
             return try pkcs12(objects, passphrase: secret)
         case .openssh2:
             return try objects.flatMap { object -> [UInt8] in
-                Array(try OpenSSHPublicKey.line(try KeyFiles.facts(object.key!), comment: object.label).utf8)
+                Array(try OpenSSHPublicKey.line(object.key!, comment: object.label).utf8)
             }
         case .openssh1, .bsafe, .netscape, .raw, .rawkey:
             throw KeyFileError("unsupported format") // refused by check(_:) first
