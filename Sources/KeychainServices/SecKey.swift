@@ -53,6 +53,13 @@ public final class SecKey: NSObject, @unchecked Sendable {
         return derived
     }
 
+    /// False for a stored private key whose item says `kSecAttrIsExtractable` false (the SSH
+    /// agent's keys, or any key added so): its bytes are then refused to
+    /// ``SecKeyCopyExternalRepresentation(_:_:)``. A public key is always extractable.
+    var isExtractable: Bool {
+        !material.isPrivate || storedItem?.attributes[KeyAttributes.extractable]?.integerValue != 0
+    }
+
     /// Never the key material: only its kind, size and application label.
     public override var description: String {
         let kind = material.isPrivate ? "private" : "public"
@@ -153,7 +160,11 @@ public func SecKeyCopyAttributes(_ key: SecKey) -> CFDictionary? {
 /// Mirrors Security's `SecKeyCopyExternalRepresentation`.
 @discardableResult
 public func SecKeyCopyExternalRepresentation(_ key: SecKey, _ error: UnsafeMutablePointer<Unmanaged<CFError>?>?) -> CFData? {
-    KeyCalls.run(error) { () throws(KeyError) in key.material.externalRepresentation.resultObject }
+    KeyCalls.run(error) { () throws(KeyError) in
+        // As on macOS, a stored private key marked not extractable never leaves as bytes.
+        guard key.isExtractable else { throw .unimplemented("the key is not extractable") }
+        return key.material.externalRepresentation.resultObject
+    }
 }
 
 /// The size in bytes of the key's blocks: the modulus for RSA, and for EC what Security reports.

@@ -175,4 +175,35 @@ struct RulesKeysTests {
             #expect(SecKeyIsAlgorithmSupported(stored, .verify, .ecdsaSignatureMessageX962SHA256))
         }
     }
+
+    @Test("A stored private key marked not extractable signs but never gives its bytes; its public half and other keys still do")
+    func notExtractable() throws {
+        let keychain = try TestKeychain()
+        try keychain.run {
+            let generated = try permanentKey(extra: [kSecPrivateKeyAttrs: [kSecAttrIsExtractable: false, kSecAttrIsSensitive: true]])
+            // The key object SecKeyCreateRandomKey returned is the caller's own, in memory.
+            #expect(SecKeyCopyExternalRepresentation(generated, nil) != nil)
+            let found = copyMatching(item([kSecClass: kSecClassKey, kSecAttrApplicationTag: Self.tag,
+                                           kSecAttrKeyClass: kSecAttrKeyClassPrivate, kSecReturnRef: true]))
+            let stored = try #require(found.result as? SecKey)
+            var error: Unmanaged<CFError>?
+            #expect(SecKeyCopyExternalRepresentation(stored, &error) == nil)
+            #expect(takeError(error).map { CFErrorGetCode($0) } == Int(errSecUnimplemented))
+            let attributes = try #require(SecKeyCopyAttributes(stored) as? [String: Any])
+            #expect(attributes[kSecValueData as String] == nil)
+            #expect((attributes[kSecAttrIsExtractable as String] as? NSNumber)?.boolValue == false)
+            #expect((attributes[kSecAttrIsSensitive as String] as? NSNumber)?.boolValue == true)
+            let message = Data("still signs".utf8)
+            let signature = try #require(sign(stored, .ecdsaSignatureMessageX962SHA256, message).0)
+            #expect(verify(try publicKey(stored), .ecdsaSignatureMessageX962SHA256, message, signature).0)
+            #expect(SecKeyCopyExternalRepresentation(try publicKey(stored), nil) != nil)
+
+            let other = try permanentKey(tag: Data("other".utf8))
+            let otherFound = copyMatching(item([kSecClass: kSecClassKey, kSecAttrApplicationTag: Data("other".utf8),
+                                                kSecAttrKeyClass: kSecAttrKeyClassPrivate, kSecReturnRef: true]))
+            let otherStored = try #require(otherFound.result as? SecKey)
+            #expect(SecKeyCopyExternalRepresentation(otherStored, nil) as Data? == (try externalRepresentation(other)))
+            #expect(((SecKeyCopyAttributes(otherStored) as? [String: Any])?[kSecAttrIsExtractable as String] as? NSNumber)?.boolValue == true)
+        }
+    }
 }

@@ -20,6 +20,24 @@ struct KeySelection: ParsableArguments {
         if let tag { query[kSecAttrApplicationTag as String] = Data(tag.utf8) }
         return query
     }
+
+    /// The key selected. With --public and no public key item (an SSH key is stored as its
+    /// private half only), the public half of the private key selected.
+    func key(in target: KeychainSession.Target) throws(CommandFailure) -> SecKey {
+        var query = self.query
+        query[kSecReturnRef as String] = true
+        var result: CFTypeRef?
+        var status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound && publicKey {
+            query[kSecAttrKeyClass as String] = kSecAttrKeyClassPrivate
+            status = SecItemCopyMatching(query as CFDictionary, &result)
+            result = (result as? SecKey).flatMap(SecKeyCopyPublicKey)
+        }
+        guard status == errSecSuccess, let key = result as? SecKey else {
+            throw CommandFailure.status(status == errSecSuccess ? errSecItemNotFound : status, "SecItemCopyMatching").about(target)
+        }
+        return key
+    }
 }
 
 /// `export-key`: writes one stored key to a file other tools read (keychainctl's own command;
@@ -51,13 +69,7 @@ struct ExportKey: ParsableCommand {
     func run() throws {
         let target = KeychainSession.targets(location.named([]))[0]
         _ = try KeychainSession.openForItems(target, accessGroup: nil)
-        var query = selection.query
-        query[kSecReturnRef as String] = true
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(query as CFDictionary, &result)
-        guard status == errSecSuccess, let key = result as? SecKey else {
-            throw CommandFailure.status(status == errSecSuccess ? errSecItemNotFound : status, "SecItemCopyMatching").about(target)
-        }
+        let key = try selection.key(in: target)
         let data: Data
         do { data = try KeyFiles.write(key, encoding: format) } catch {
             throw CommandFailure.general("export-key", "\(error)")

@@ -14,11 +14,7 @@ extension KeyFiles {
     }
 
     static func facts(_ key: SecKey) throws -> KeyFacts {
-        var error: Unmanaged<CFError>?
-        guard let attributes = SecKeyCopyAttributes(key) as? [String: Any],
-              let external = SecKeyCopyExternalRepresentation(key, &error) as Data? else {
-            throw KeyFileError("the key cannot be exported")
-        }
+        let (attributes, external) = try exported(key)
         return KeyFacts(isPrivate: attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String,
                         isRSA: attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeRSA as String,
                         isEd25519: attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeEd25519 as String,

@@ -11,13 +11,21 @@ enum KeyFiles {
     /// A key file's text as swift-crypto reads it: PEM, or DER given as bytes.
     enum Encoding: String, ExpressibleByArgument, CaseIterable { case pem, der }
 
+    /// A key's attributes and external representation, or the reason SecKey gives for refusing
+    /// it (a key stored not extractable, such as an SSH key, is refused).
+    static func exported(_ key: SecKey) throws -> (attributes: [String: Any], external: Data) {
+        var error: Unmanaged<CFError>?
+        guard let external = SecKeyCopyExternalRepresentation(key, &error) as Data? else {
+            let reason = error.map { CFErrorCopyDescription($0.takeRetainedValue()) as String } ?? "no reason given"
+            throw KeyFileError("the key cannot be exported: \(reason)")
+        }
+        guard let attributes = SecKeyCopyAttributes(key) as? [String: Any] else { throw KeyFileError("the key has no attributes") }
+        return (attributes, external)
+    }
+
     /// The file form of a keychain key.
     static func write(_ key: SecKey, encoding: Encoding) throws -> Data {
-        var error: Unmanaged<CFError>?
-        guard let attributes = SecKeyCopyAttributes(key) as? [String: Any],
-              let external = SecKeyCopyExternalRepresentation(key, &error) as Data? else {
-            throw KeyFileError("the key cannot be exported")
-        }
+        let (attributes, external) = try exported(key)
         let isRSA = attributes[kSecAttrKeyType as String] as? String == kSecAttrKeyTypeRSA as String
         let isPrivate = attributes[kSecAttrKeyClass as String] as? String == kSecAttrKeyClassPrivate as String
         let bits = (attributes[kSecAttrKeySizeInBits as String] as? NSNumber)?.intValue ?? 0

@@ -7,6 +7,12 @@ import KeychainStore
 /// for EC public keys and SecRSAKey.m turning `decr` on for RSA public keys). They are what
 /// `SecKeyCopyAttributes` reports and what `kSecValueRef` stores.
 enum KeyAttributes {
+    /// `kSecAttrIsExtractable`'s name, which ``SecKey/isExtractable`` reads from a stored key.
+    static let extractable = "extr"
+    /// The flags a caller may set when storing a key (`kSecAttrIsSensitive`,
+    /// `kSecAttrIsExtractable`): for a stored key the item's values are reported, not the derived ones.
+    static let storedFlags: Set<String> = ["sens", extractable]
+
     /// The usage flags and other booleans of a key, by attribute name.
     static func flags(for material: KeyMaterial) -> [(String, Bool)] {
         let isPrivate = material.isPrivate
@@ -14,7 +20,7 @@ enum KeyAttributes {
         let signsOnly = material.family == .ed25519
         return [
             ("perm", true), ("priv", true), ("modi", true),
-            ("sens", false), ("asen", false), ("extr", true), ("next", false),
+            ("sens", false), ("asen", false), (extractable, true), ("next", false),
             ("encr", !isPrivate && !signsOnly),
             ("decr", (isPrivate || material.isRSA) && !signsOnly),
             ("drve", material.family == .ec && isPrivate),
@@ -39,7 +45,8 @@ enum KeyAttributes {
 
     /// `SecKeyCopyAttributes`: the derived attributes as Security returns them (class and type
     /// as the constants' strings, sizes as numbers, flags as booleans, the external
-    /// representation as `v_Data`), overlaid with the item's own attributes for a stored key.
+    /// representation as `v_Data`), overlaid with the item's own attributes for a stored key,
+    /// whose sensitive and extractable marks are the item's.
     static func dictionary(for key: SecKey) -> NSDictionary {
         let material = key.material
         let dictionary = NSMutableDictionary()
@@ -54,8 +61,13 @@ enum KeyAttributes {
         dictionary["klbl"] = material.applicationLabel.resultObject
         dictionary["bsiz"] = NSNumber(value: material.sizeInBits)
         dictionary["esiz"] = NSNumber(value: material.sizeInBits)
-        for (name, value) in flags(for: material) { dictionary[name as NSString] = NSNumber(value: value) }
-        dictionary["v_Data"] = material.externalRepresentation.resultObject
+        let stored = key.storedItem?.attributes ?? [:]
+        for (name, derived) in flags(for: material) {
+            let value = storedFlags.contains(name) ? stored[name]?.integerValue.map { $0 != 0 } ?? derived : derived
+            dictionary[name as NSString] = NSNumber(value: value)
+        }
+        // A key that may not leave as bytes does not leave inside its attributes either.
+        if key.isExtractable { dictionary["v_Data"] = material.externalRepresentation.resultObject }
         return dictionary
     }
 
