@@ -188,7 +188,7 @@ let package = Package(
                 "CKeychainSystem",
                 "KeychainSecretService",  // import --from gnome-keyring
                 "KeychainCallerIdentity",  // list-access-rules, grant-access, revoke-access: keychaind's policy folder
-                "KeychainSSHAgent",  // export -f openssh2: the agent's public key blobs
+                "KeychainSSHAgent",  // export -f openssh2, and the SSH key commands: key files and agents
                 // Run under a credential helper's name, it is that helper (the Debian package's links).
                 "KeychainCredentialHelpers",
                 // export-key / import-key: PEM and DER key files.

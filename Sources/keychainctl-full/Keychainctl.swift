@@ -38,6 +38,7 @@ struct Keychainctl: ParsableCommand {
             Export.self, Import.self,
             ListKeychains.self, DefaultKeychain.self,
             CreateKeypair.self, ExportKey.self, ImportKey.self,
+            ImportSSHKey.self, CreateSSHKey.self, ListSSHKeys.self, SSHAdd.self,
             FindCertificate.self, FindIdentity.self, DeleteCertificate.self, DeleteIdentity.self,
             Sync.self,
             ListAccessRules.self, GrantAccess.self, RevokeAccess.self,

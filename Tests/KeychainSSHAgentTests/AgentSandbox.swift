@@ -42,8 +42,9 @@ final class AgentSandbox: @unchecked Sendable {
     let desk = ConfirmationDesk()
     let agent: SSHAgent
 
-    init() throws {
-        keychain = try TestKeychain()
+    /// `keychainOnDisk`: the keychain's device key is a file, so that keychainctl can open it too.
+    init(keychainOnDisk: Bool = false) throws {
+        keychain = try TestKeychain(deviceKeyOnDisk: keychainOnDisk)
         home = keychain.directory.appendingPathComponent("home", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let desk = desk
@@ -128,7 +129,8 @@ final class AgentSandbox: @unchecked Sendable {
 struct SSHKeyKind: Sendable, CustomStringConvertible {
     let type: String
     let bits: Int
-    var name: String { "\(type)\(bits)" }
+    /// ssh-keygen's type, with the size where the type has more than one.
+    var name: String { type == "ed25519" ? type : "\(type)\(bits)" }
     var comment: String { "\(name)@swift-keychain-test" }
     var description: String { name }
 

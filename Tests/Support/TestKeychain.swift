@@ -11,13 +11,21 @@ public final class TestKeychain: Sendable {
     /// The keychain's device key, for opening the file a second time.
     public let deviceKey: DeviceKey
 
-    public init(identity: ClientIdentity = .unconfigured, name: String = "test.keychain-db") throws {
+    /// With `deviceKeyOnDisk`, the device key is kept in ``deviceKeyFile`` rather than only in
+    /// memory, so that a program the test runs (keychainctl, with `SWIFT_KEYCHAIN_PATH` and
+    /// `SWIFT_KEYCHAIN_DEVICE_KEY_FILE`) can open the same keychain.
+    public init(identity: ClientIdentity = .unconfigured, name: String = "test.keychain-db", deviceKeyOnDisk: Bool = false) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("swift-keychain-tests-\(UUID().uuidString)", isDirectory: true)
-        deviceKey = .random()
+        deviceKey = deviceKeyOnDisk ? try DeviceKey.load(from: directory.appendingPathComponent(Self.deviceKeyFileName), create: true) : .random()
         file = try KeychainFile.open(at: directory.appendingPathComponent(name), deviceKey: deviceKey)
         context = KeychainContext(file: file, identity: identity)
     }
+
+    private static let deviceKeyFileName = "device-key"
+
+    /// Where the device key is when the keychain was made with `deviceKeyOnDisk`.
+    public var deviceKeyFile: URL { directory.appendingPathComponent(Self.deviceKeyFileName) }
 
     /// The same keychain file seen by another identity.
     public func context(as identity: ClientIdentity) -> KeychainContext {

@@ -9,6 +9,7 @@ import Testing
         "delete-keychain", "lock-keychain", "unlock-keychain", "set-keychain-password",
         "set-keychain-settings", "show-keychain-info", "export", "import", "list-keychains", "default-keychain",
         "seal-keychain", "remove-seal", "list-access-rules", "grant-access", "revoke-access",
+        "import-ssh-key", "create-ssh-key", "list-ssh-keys", "ssh-add",
     ]
     /// The subcommands that work on keychaind's policy folder rather than on a keychain.
     static let policySubcommands: Set = ["list-access-rules", "grant-access", "revoke-access"]
@@ -126,6 +127,7 @@ import Testing
         "export": ["-o", "/tmp/never-written.backup"], "import": ["/tmp/never-read.backup"],
         "seal-keychain": ["--with", "tpm2"], "remove-seal": ["some-seal"],
         "grant-access": ["--flatpak", "org.example.A", "--access-group", "g"], "revoke-access": ["--flatpak", "org.example.A"],
+        "import-ssh-key": ["/tmp/never-read.key"], "ssh-add": ["/tmp/never-read.key"],
     ]
 
     @Test("An unknown option is bad usage, named in the message", arguments: subcommands)
