@@ -49,14 +49,17 @@ package final class SSHAgentServer: Sendable {
     /// Stops accepting and removes the socket. Connections already open finish their message.
     package func stop() { listener.stop() }
 
-    /// Keys past their lifetime are deleted at each use; this deletes them while idle.
+    /// Keys past their lifetime are deleted at each use; this deletes them while idle, and
+    /// lets go of the parsed keys unused for a while.
     private func purgeExpiredKeys() {
         let due = lastPurge.withLock { last -> Bool in
             guard Date().timeIntervalSince(last) >= 30 else { return false }
             last = Date()
             return true
         }
-        if due { _ = try? agent.keys.entries() }
+        guard due else { return }
+        agent.keys.cache.removeIdle()
+        try? agent.keys.deleteExpired()
     }
 
     /// Answers one connection's messages until it closes or breaks the framing.

@@ -34,6 +34,8 @@ package struct SSHKeychainKeys: Sendable {
 
     /// The keychain to use; nil for the process's default (the login keychain in keychaind).
     let context: KeychainContext?
+    /// The keys recently signed with, so that a signature need not parse its key again.
+    let cache = SSHKeyCache()
 
     package init(context: KeychainContext? = nil) { self.context = context }
 
@@ -54,15 +56,9 @@ package struct SSHKeychainKeys: Sendable {
         try inKeychain { () throws(Failure) in
             var found: [Entry] = []
             for tag in [Self.plainTag, Self.confirmTag] {
-                var result: CFTypeRef?
-                let status = SecItemCopyMatching([kSecClass: kSecClassKey,
-                                                  kSecAttrKeyClass: kSecAttrKeyClassPrivate,
-                                                  kSecAttrApplicationTag: Data(tag.utf8),
-                                                  kSecReturnRef: true, kSecReturnAttributes: true,
-                                                  kSecMatchLimit: kSecMatchLimitAll] as CFDictionary, &result)
-                if status == errSecItemNotFound { continue }
-                guard status == errSecSuccess, let items = result as? [NSDictionary] else { throw Failure(status: status) }
-                found += items.compactMap { entry(from: $0, tag: tag, now: now) }
+                for item in try items(tag: tag, matching: [kSecMatchLimit: kSecMatchLimitAll]) {
+                    if let entry = try entry(of: item, tag: tag, now: now) { found.append(entry) }
+                }
             }
             return found
         }
@@ -70,43 +66,100 @@ package struct SSHKeychainKeys: Sendable {
 
     /// The key whose public key blob this is, or nil when the keychain holds none (or its
     /// lifetime is over). One search by the key's application label, which the blob gives,
-    /// rather than reading every SSH key as ``entries(now:)`` does: this is the lookup of every
+    /// rather than every SSH key as ``entries(now:)`` reads: this is the lookup of every
     /// signature (Benchmarks/notes/2026-12-03-ssh-agent-against-openssh.md).
     package func entry(forBlob blob: [UInt8], now: Date = Date()) throws(Failure) -> Entry? {
         guard let label = SSHKeyEncoding.applicationLabel(ofBlob: blob) else { return nil }
         return try inKeychain { () throws(Failure) in
             for tag in [Self.plainTag, Self.confirmTag] {
-                var result: CFTypeRef?
-                let status = SecItemCopyMatching([kSecClass: kSecClassKey,
-                                                  kSecAttrKeyClass: kSecAttrKeyClassPrivate,
-                                                  kSecAttrApplicationLabel: label,
-                                                  kSecAttrApplicationTag: Data(tag.utf8),
-                                                  kSecReturnRef: true, kSecReturnAttributes: true] as CFDictionary, &result)
-                if status == errSecItemNotFound { continue }
-                guard status == errSecSuccess, let item = result as? NSDictionary else { throw Failure(status: status) }
-                // The label is a hash of the public key: the key found must give the blob asked for.
-                if let found = entry(from: item, tag: tag, now: now), found.blob == blob { return found }
+                for item in try items(tag: tag, matching: [kSecAttrApplicationLabel: label]) {
+                    // The label is a hash of the public key: the key found must give the blob asked for.
+                    if let found = try entry(of: item, tag: tag, now: now), found.blob == blob { return found }
+                }
             }
             return nil
         }
     }
 
-    /// One search result as an entry; nil for what is not an SSH key, or one whose lifetime is
-    /// over, which is deleted on the way.
-    private func entry(from item: NSDictionary, tag: String, now: Date) -> Entry? {
-        guard let ref = item[kSecValueRef], CFGetTypeID(ref as CFTypeRef) == SecKeyGetTypeID() else { return nil }
-        let key = ref as! SecKey
-        guard let blob = SSHKeyEncoding.publicKeyBlob(of: key),
-              let label = item[kSecAttrApplicationLabel] as? Data else { return nil }
-        // A key item without an end date reads as the reference date (2001-01-01),
-        // the column's default: that is no lifetime, not one long past.
-        let expiry = (item[kSecAttrEndDate] as? Date).flatMap { $0.timeIntervalSinceReferenceDate > 0 ? $0 : nil }
-        if let expiry, expiry <= now {
-            _ = delete(applicationLabel: label, tag: tag)
-            return nil
+    /// Deletes the keys whose lifetime is over, reading no key.
+    package func deleteExpired(now: Date = Date()) throws(Failure) {
+        try inKeychain { () throws(Failure) in
+            for tag in [Self.plainTag, Self.confirmTag] {
+                for item in try items(tag: tag, matching: [kSecMatchLimit: kSecMatchLimitAll]) {
+                    _ = expire(item, tag: tag, now: now)
+                }
+            }
+        }
+    }
+
+    /// The attributes (with the persistent reference) of the private key items of this tag that
+    /// also match `extra`. Only attributes: the keys themselves are read by ``entry(of:tag:now:)``
+    /// when ``cache`` does not hold them.
+    private func items(tag: String, matching extra: [CFString: Any]) throws(Failure) -> [NSDictionary] {
+        var query: [CFString: Any] = [kSecClass: kSecClassKey, kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+                                      kSecAttrApplicationTag: Data(tag.utf8),
+                                      kSecReturnAttributes: true, kSecReturnPersistentRef: true]
+        query.merge(extra) { $1 }
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(query as CFDictionary, &result)
+        if status == errSecItemNotFound { return [] }
+        guard status == errSecSuccess else {
+            // Locked, most likely: no cached key may outlive that.
+            cache.removeAll()
+            throw Failure(status: status)
+        }
+        if let items = result as? [NSDictionary] { return items }
+        if let item = result as? NSDictionary { return [item] }
+        throw Failure(status: errSecInternalError)
+    }
+
+    /// One item of ``items(tag:matching:)`` as an entry, its key and public key blob from the
+    /// cache when it holds this version of the item, else read now and cached. Nil for an item
+    /// that is not a key, or whose lifetime is over (it is deleted on the way).
+    private func entry(of item: NSDictionary, tag: String, now: Date) throws(Failure) -> Entry? {
+        guard let persistentReference = item[kSecValuePersistentRef] as? Data,
+              let modified = item[kSecAttrModificationDate] as? Date,
+              let label = item[kSecAttrApplicationLabel] as? Data,
+              !expire(item, tag: tag, now: now) else { return nil }
+        let version = SSHKeyCache.ItemVersion(persistentReference: persistentReference, modified: modified)
+        let key: SecKey
+        let blob: [UInt8]
+        if let cached = cache.lookUp(version, now: now) {
+            (key, blob) = cached
+        } else {
+            guard let read = try self.key(persistentReference: persistentReference),
+                  let readBlob = SSHKeyEncoding.publicKeyBlob(of: read) else { return nil }
+            cache.store(read, blob: readBlob, for: version, now: now)
+            (key, blob) = (read, readBlob)
         }
         return Entry(key: key, blob: blob, comment: item[kSecAttrLabel] as? String ?? "",
-                     confirm: tag == Self.confirmTag, expiry: expiry, applicationLabel: label)
+                     confirm: tag == Self.confirmTag, expiry: Self.expiry(of: item), applicationLabel: label)
+    }
+
+    /// The key of the item with this persistent reference; nil when it went in between.
+    private func key(persistentReference: Data) throws(Failure) -> SecKey? {
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching([kSecClass: kSecClassKey, kSecValuePersistentRef: persistentReference,
+                                          kSecReturnRef: true] as CFDictionary, &result)
+        if status == errSecItemNotFound { return nil }
+        guard status == errSecSuccess, let ref = result, CFGetTypeID(ref) == SecKeyGetTypeID() else {
+            cache.removeAll()
+            throw Failure(status: status == errSecSuccess ? errSecInternalError : status)
+        }
+        return (ref as! SecKey)
+    }
+
+    /// The item's end date as a lifetime. A key item without one reads as the reference date
+    /// (2001-01-01), the column's default: that is no lifetime, not one long past.
+    private static func expiry(of item: NSDictionary) -> Date? {
+        (item[kSecAttrEndDate] as? Date).flatMap { $0.timeIntervalSinceReferenceDate > 0 ? $0 : nil }
+    }
+
+    /// Deletes the item when its lifetime is over; true then.
+    private func expire(_ item: NSDictionary, tag: String, now: Date) -> Bool {
+        guard let expiry = Self.expiry(of: item), expiry <= now else { return false }
+        if let label = item[kSecAttrApplicationLabel] as? Data { _ = delete(applicationLabel: label, tag: tag) }
+        return true
     }
 
     /// Stores a key as a keychain key item, replacing the same key added before (its comment
@@ -116,6 +169,8 @@ package struct SSHKeychainKeys: Sendable {
         guard let label = SecKeyCopyAttributes(key).flatMap({ ($0 as NSDictionary)[kSecAttrApplicationLabel] as? Data }) else {
             throw Failure(status: errSecParam)
         }
+        // The key replaced, if any, is a version of an item no search finds again.
+        cache.removeAll()
         try inKeychain { () throws(Failure) in
             for tag in [Self.plainTag, Self.confirmTag] {
                 let status = delete(applicationLabel: label, tag: tag)
@@ -141,6 +196,7 @@ package struct SSHKeychainKeys: Sendable {
     /// Deletes the key whose public key blob this is; false when there is none.
     package func remove(blob: [UInt8]) throws(Failure) -> Bool {
         guard let entry = try entry(forBlob: blob) else { return false }
+        cache.removeAll()
         return try inKeychain { () throws(Failure) in
             let status = delete(applicationLabel: entry.applicationLabel, tag: entry.confirm ? Self.confirmTag : Self.plainTag)
             guard status == errSecSuccess else { throw Failure(status: status) }
@@ -150,6 +206,7 @@ package struct SSHKeychainKeys: Sendable {
 
     /// Deletes every SSH key (and no other key of the keychain).
     package func removeAll() throws(Failure) {
+        cache.removeAll()
         try inKeychain { () throws(Failure) in
             for tag in [Self.plainTag, Self.confirmTag] {
                 let status = SecItemDelete([kSecClass: kSecClassKey, kSecAttrApplicationTag: Data(tag.utf8)] as CFDictionary)
