@@ -221,6 +221,7 @@ let package = Package(
             name: "KeychainSSHAgent",
             dependencies: [
                 "KeychainServices", "KeychainStore", "KeychainLocking", "KeychainSockets",
+                "KeychainAuthentication",  // the password prompt of a key that needs the user at each use
                 "KeychainCrypto",  // the CRT parts of RSA keys shorter than swift-crypto's checked floor
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -231,7 +232,7 @@ let package = Package(
             name: "keychaind",
             dependencies: [
                 "KeychainDaemon", "KeychainDBus", "KeychainSecretService", "KeychainStore", "KeychainctlCommandLine",
-                "KeychainSSHAgent",
+                "KeychainSSHAgent", "KeychainAuthentication",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,5 +1,6 @@
 import Crypto
 package import Foundation
+package import KeychainAuthentication
 import KeychainLocking
 package import KeychainServices
 
@@ -13,8 +14,15 @@ package final class SSHAgent: Sendable {
     /// Asks the person whether the key with this comment may sign now; true means yes.
     package typealias Confirmation = @Sendable (_ comment: String, _ keyType: String) -> Bool
 
+    /// The prompt for a key whose access control needs the user at each use (`.privateKeyUsage`
+    /// with `.userPresence` or `.devicePasscode`): given the key's comment, the authenticator
+    /// that asks for the keychain password during that signature. Nil: the process's own
+    /// (``KeychainAuthenticators``), which in a daemon without a terminal asks nobody and fails.
+    package typealias PresencePrompt = @Sendable (_ comment: String) -> any KeychainAuthenticator
+
     let keys: SSHKeychainKeys
     let confirm: Confirmation
+    let presencePrompt: PresencePrompt?
     /// While locked with `ssh-add -x`: a MAC of the passphrase under a key made at that moment,
     /// so that the passphrase itself is not kept and is compared in constant time.
     private let lockState = Locked<AgentLock?>(nil)
@@ -25,9 +33,10 @@ package final class SSHAgent: Sendable {
         var failedUnlocks = 0
     }
 
-    package init(keys: SSHKeychainKeys, confirm: @escaping Confirmation) {
+    package init(keys: SSHKeychainKeys, confirm: @escaping Confirmation, presencePrompt: PresencePrompt? = nil) {
         self.keys = keys
         self.confirm = confirm
+        self.presencePrompt = presencePrompt
     }
 
     /// Whether the agent is locked (`ssh-add -x`).
@@ -91,7 +100,16 @@ package final class SSHAgent: Sendable {
         if entry.confirm {
             guard confirm(entry.comment, SSHKeyEncoding.keyType(ofBlob: blob) ?? "") else { return Self.failure }
         }
-        guard let signature = SSHKeyEncoding.signature(of: data, with: entry.key, flags: flags) else { return Self.failure }
+        // A key that needs the user at each use asks here, through SecKeyCreateSignature, every
+        // time: the agent holds no authentication context across signatures.
+        let signature = if let presencePrompt {
+            KeychainAuthenticators.withAuthenticator(presencePrompt(entry.comment)) {
+                SSHKeyEncoding.signature(of: data, with: entry.key, flags: flags)
+            }
+        } else {
+            SSHKeyEncoding.signature(of: data, with: entry.key, flags: flags)
+        }
+        guard let signature else { return Self.failure }
         var writer = SSHWireWriter()
         writer.writeByte(SSHAgentMessageNumber.signResponse)
         writer.writeString(signature)

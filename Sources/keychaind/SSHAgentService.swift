@@ -1,4 +1,5 @@
 import Foundation
+import KeychainAuthentication
 import KeychainDaemon
 import KeychainSSHAgent
 import KeychainStore
@@ -21,6 +22,8 @@ enum SSHAgentService {
             logger.info("ssh-agent confirmation", metadata: ["key": "\(comment)", "answer": "\(answer)"])
             if case .confirmed = answer { return true }
             return false
+        }, presencePrompt: { comment in
+            PinentryPresence(prompter: prompter, comment: comment, logger: logger)
         })
         let server: SSHAgentServer
         do {
@@ -36,5 +39,25 @@ enum SSHAgentService {
         FileHandle.standardOutput.write(Data((server.environmentLine + "\n").utf8))
         logger.info("serving the SSH agent", metadata: ["socket": "\(path)"])
         return server
+    }
+}
+
+/// The keychain password asked through pinentry for one signature of an SSH key whose access
+/// control needs the user at each use; the keychain checks the password, up to three tries.
+struct PinentryPresence: KeychainAuthenticator {
+    let prompter: PinentryPrompter
+    let comment: String
+    let logger: Logger
+
+    func authenticate(_ request: AuthenticationRequest) -> AuthenticationReply {
+        let answer = prompter.askPassword(PasswordRequest(
+            description: "The SSH key \"\(comment)\" needs your keychain password to sign for a program of yours.",
+            error: request.previousAttemptFailed ? "Wrong password, try again." : nil))
+        logger.info("ssh-agent presence", metadata: ["key": "\(comment)", "answer": "\(answer)"])
+        switch answer {
+        case .password(let password): return .password(password)
+        case .cancelled, .confirmed: return .cancel
+        case .unavailable: return .notInteractive
+        }
     }
 }

@@ -42,13 +42,19 @@ final class AgentSandbox: @unchecked Sendable {
     let desk = ConfirmationDesk()
     let agent: SSHAgent
 
+    /// Who answers the password prompt of a key that needs the user at each use.
+    let presenceUser: ScriptedUser
+
     /// `keychainOnDisk`: the keychain's device key is a file, so that keychainctl can open it too.
-    init(keychainOnDisk: Bool = false) throws {
+    /// `presenceUser`: the scripted person asked for the keychain password by such a key.
+    init(keychainOnDisk: Bool = false, presenceUser: ScriptedUser = ScriptedUser(.cancel)) throws {
+        self.presenceUser = presenceUser
         keychain = try TestKeychain(deviceKeyOnDisk: keychainOnDisk)
         home = keychain.directory.appendingPathComponent("home", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let desk = desk
-        agent = SSHAgent(keys: SSHKeychainKeys(context: keychain.context), confirm: { comment, _ in desk.ask(comment) })
+        agent = SSHAgent(keys: SSHKeychainKeys(context: keychain.context), confirm: { comment, _ in desk.ask(comment) },
+                         presencePrompt: { _ in presenceUser.authenticator })
         server = try SSHAgentServer(agent: agent, socketPath: keychain.directory.appendingPathComponent("agent/ssh-agent").path)
         server.start()
     }

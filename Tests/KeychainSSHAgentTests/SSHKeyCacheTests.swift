@@ -1,4 +1,6 @@
 import Foundation
+import KeychainAuthentication
+import KeychainTestSupport
 import KeychainServices
 @testable import KeychainSSHAgent
 import Testing
@@ -77,5 +79,53 @@ import Testing
         #expect(cache.lookUp(newest, now: start.addingTimeInterval(SSHKeyCache.idleLimit))?.blob == [UInt8(SSHKeyCache.capacity + 2)])
         cache.removeIdle(now: start.addingTimeInterval(SSHKeyCache.idleLimit + 30))
         #expect(cache.count == 1)
+    }
+}
+
+/// A key whose access control needs the user at each use (`.privateKeyUsage` with
+/// `.userPresence`), stored under the agent's tag: every signature asks for the keychain
+/// password, the cached key included, and a cancelled or wrong answer fails the signature.
+@Suite struct SSHKeyPresenceTests {
+    static let password = "keychain password"
+
+    /// Makes such a key in the sandbox's keychain and writes its public key where
+    /// `ssh-keygen -Y sign` looks for it; returns the private key file's path (never written).
+    static func guardedKey(in sandbox: AgentSandbox) throws -> URL {
+        try sandbox.keychain.file.setPassword(password, currentPassword: nil)
+        let access = try #require(SecAccessControlCreateWithFlags(nil, kSecAttrAccessibleWhenUnlocked, [.privateKeyUsage, .userPresence], nil))
+        let key = try #require(sandbox.keychain.run {
+            SecKeyCreateRandomKey([kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256,
+                                   kSecPrivateKeyAttrs: [kSecAttrIsPermanent: true, kSecAttrAccessControl: access,
+                                                         kSecAttrApplicationTag: Data(SSHKeychainKeys.plainTag.utf8),
+                                                         kSecAttrLabel: "guarded"] as [CFString: Any]] as CFDictionary, nil)
+        })
+        let blob = try #require(SSHKeyEncoding.publicKeyBlob(of: key))
+        let file = sandbox.home.appendingPathComponent("guarded")
+        try (SSHPublicKeyText.authorizedKeysLine(blob: blob, comment: "guarded") + "\n")
+            .write(to: URL(fileURLWithPath: file.path + ".pub"), atomically: true, encoding: .utf8)
+        return file
+    }
+
+    @Test func eachSignatureAsksForThePassword() throws {
+        let user = ScriptedUser(.password(Self.password))
+        let sandbox = try AgentSandbox(presenceUser: user)
+        let file = try Self.guardedKey(in: sandbox)
+        #expect(try sandbox.sshAdd(["-l"]).stdout.contains("guarded"))
+        #expect(user.requests.isEmpty, "listing asked for the password")
+        #expect(try sandbox.signAndVerify(with: file).verify?.status == 0)
+        #expect(try sandbox.signAndVerify(with: file).verify?.status == 0)
+        #expect(user.requests.count == 2)
+    }
+
+    @Test func aCancelledOrWrongAnswerFailsTheSignature() throws {
+        let wrong = AuthenticationReply.password("wrong")
+        let user = ScriptedUser(.cancel, wrong, wrong, wrong, AuthenticationReply.password(Self.password))
+        let sandbox = try AgentSandbox(presenceUser: user)
+        let file = try Self.guardedKey(in: sandbox)
+        #expect(try sandbox.signAndVerify(with: file).sign.status != 0)
+        #expect(try sandbox.signAndVerify(with: file).sign.status != 0)
+        #expect(user.requests.count == 4)
+        #expect(user.requests.last?.previousAttemptFailed == true)
+        #expect(try sandbox.signAndVerify(with: file).verify?.status == 0)
     }
 }
