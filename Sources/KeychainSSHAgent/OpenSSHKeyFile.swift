@@ -136,7 +136,7 @@ package struct OpenSSHKeyFile: Sendable {
             }
             var peek = reader
             let type = try peek.readText()
-            guard knownKeyTypes.contains(type) else { throw OpenSSHKeyFileError.unsupportedKeyType(type) }
+            guard SSHKeyType.all.contains(type) else { throw OpenSSHKeyFileError.unsupportedKeyType(type) }
             let key = try SSHPrivateKey.read(from: &reader)
             let comment = try reader.readText()
             let padding = reader.readRest()
@@ -153,9 +153,6 @@ package struct OpenSSHKeyFile: Sendable {
             throw Self.damaged(by: error, where: " in the private section")
         }
     }
-
-    /// The key types ``SSHPrivateKey`` reads; any other is named in the error.
-    static let knownKeyTypes: Set<String> = Set(["ssh-rsa", SSHKeyType.ed25519] + SSHCurve.allCases.map(\.keyType))
 
     /// A codec error as a damaged file: truncated or malformed, never with the bytes themselves.
     private static func damaged(by error: any Error, where place: String) -> OpenSSHKeyFileError {

@@ -1,12 +1,18 @@
 package import Foundation
 package import KeychainServices
 import Crypto
+import KeychainCrypto
 import _CryptoExtras
 
 /// Key type names that are not a family of their own here.
 package enum SSHKeyType {
     /// RFC 8709.
     package static let ed25519 = "ssh-ed25519"
+    /// RFC 4253; also the name of its SHA-1 signature.
+    package static let rsa = "ssh-rsa"
+
+    /// Every key type the agent and the key file reader take.
+    package static let all: Set<String> = Set([rsa, ed25519] + SSHCurve.allCases.map(\.keyType))
 }
 
 /// The NIST curves of the `ecdsa-sha2-*` key types (RFC 5656), with the hash each signs with.
@@ -64,7 +70,7 @@ package enum SSHPrivateKey: Equatable, Sendable, CustomStringConvertible {
             }
             return .ed25519(publicKey: publicKey, seed: Array(secret.prefix(32)))
         }
-        if type == "ssh-rsa" {
+        if type == SSHKeyType.rsa {
             return .rsa(n: try reader.readPositiveMPInt(), e: try reader.readPositiveMPInt(), d: try reader.readPositiveMPInt(),
                         iqmp: try reader.readPositiveMPInt(), p: try reader.readPositiveMPInt(), q: try reader.readPositiveMPInt())
         }
@@ -125,7 +131,7 @@ package enum SSHKeyEncoding {
             writer.writeString(curve.rawValue)
             writer.writeString(external)
         } else if let (modulus, exponent) = rsaPublicParts(pkcs1: Array(external)) {
-            writer.writeString("ssh-rsa")
+            writer.writeString(SSHKeyType.rsa)
             writer.writePositiveMPInt(exponent)
             writer.writePositiveMPInt(modulus)
         } else {
@@ -144,9 +150,9 @@ package enum SSHKeyEncoding {
         do {
             if type == SSHKeyType.ed25519 {
                 publicBytes = try reader.readString()
-            } else if type == "ssh-rsa" {
+            } else if type == SSHKeyType.rsa {
                 let exponent = try reader.readPositiveMPInt(), modulus = try reader.readPositiveMPInt()
-                publicBytes = DERWriter.sequence(DERWriter.integer(Data(modulus)) + DERWriter.integer(Data(exponent)))
+                publicBytes = Array(PKCS1DER.publicKey(modulus: Data(modulus), publicExponent: Data(exponent)))
             } else if let curve = SSHCurve.allCases.first(where: { $0.keyType == type }) {
                 guard try reader.readText() == curve.rawValue else { return nil }
                 publicBytes = try reader.readString()
@@ -173,13 +179,13 @@ package enum SSHKeyEncoding {
         guard let blob = publicKeyBlob(of: key), let type = keyType(ofBlob: blob) else { return nil }
         let name: String
         let algorithm: SecKeyAlgorithm
-        if type == "ssh-rsa" {
+        if type == SSHKeyType.rsa {
             if flags & SSHSignatureFlags.rsaSHA512 != 0 {
                 (name, algorithm) = ("rsa-sha2-512", .rsaSignatureMessagePKCS1v15SHA512)
             } else if flags & SSHSignatureFlags.rsaSHA256 != 0 {
                 (name, algorithm) = ("rsa-sha2-256", .rsaSignatureMessagePKCS1v15SHA256)
             } else {
-                (name, algorithm) = ("ssh-rsa", .rsaSignatureMessagePKCS1v15SHA1)
+                (name, algorithm) = (SSHKeyType.rsa, .rsaSignatureMessagePKCS1v15SHA1)
             }
         } else if let curve = SSHCurve.allCases.first(where: { $0.keyType == type }) {
             (name, algorithm) = (curve.keyType, curve.signatureAlgorithm)
@@ -191,7 +197,7 @@ package enum SSHKeyEncoding {
         guard let signed = SecKeyCreateSignature(key, algorithm, Data(data) as CFData, nil) as Data? else { return nil }
         var writer = SSHWireWriter()
         writer.writeString(name)
-        if type == "ssh-rsa" || type == SSHKeyType.ed25519 {
+        if type == SSHKeyType.rsa || type == SSHKeyType.ed25519 {
             // RSA's signature, and Ed25519's 64 bytes (RFC 8709), go as they are.
             writer.writeString(signed)
         } else {

@@ -6,7 +6,7 @@ extension SSHPrivateKey {
     package var keyType: String {
         switch self {
         case .ecdsa(let curve, _, _): return curve.keyType
-        case .rsa: return "ssh-rsa"
+        case .rsa: return SSHKeyType.rsa
         case .ed25519: return SSHKeyType.ed25519
         }
     }

@@ -30,7 +30,7 @@ package enum SSHPublicKeyText {
     static func sizeAndKind(ofBlob blob: [UInt8]) -> (bits: Int, kind: String) {
         var reader = SSHWireReader(blob)
         guard let type = try? reader.readText() else { return (0, "UNKNOWN") }
-        if type == "ssh-rsa" {
+        if type == SSHKeyType.rsa {
             guard (try? reader.readPositiveMPInt()) != nil, let modulus = try? reader.readPositiveMPInt(),
                   let first = modulus.first else { return (0, "RSA") }
             return ((modulus.count - 1) * 8 + (8 - first.leadingZeroBitCount), "RSA")

@@ -22,30 +22,6 @@ extension SSHPrivateKey {
             prime1: prime1, prime2: prime2,
             exponent1: privateExponent.modulo(prime1 - one), exponent2: privateExponent.modulo(prime2 - one),
             coefficient: NaturalNumber(bigEndian: Data(iqmp))) else { return nil }
-        let integers = [NaturalNumber(limbs: []), numbers.modulus, numbers.publicExponent, numbers.privateExponent,
-                        numbers.prime1, numbers.prime2, numbers.exponent1, numbers.exponent2, numbers.coefficient]
-        return Data(DERWriter.sequence(integers.flatMap { DERWriter.integer($0.minimalBigEndian) }))
-    }
-}
-
-/// The two DER forms an RSAPrivateKey needs: INTEGER and SEQUENCE (X.690 §8.3, §8.9).
-enum DERWriter {
-    /// A non-negative INTEGER from its big-endian magnitude: a zero byte goes in front when the
-    /// top bit is set, so that it does not read as negative.
-    static func integer(_ magnitude: Data) -> [UInt8] {
-        var contents = Array(magnitude.drop { $0 == 0 })
-        if contents.first.map({ $0 & 0x80 != 0 }) ?? true { contents.insert(0, at: 0) }
-        return [0x02] + length(contents.count) + contents
-    }
-
-    static func sequence(_ contents: [UInt8]) -> [UInt8] { [0x30] + length(contents.count) + contents }
-
-    /// Definite length: one byte below 128, else 0x80 + the count of big-endian length bytes.
-    private static func length(_ count: Int) -> [UInt8] {
-        guard count >= 0x80 else { return [UInt8(count)] }
-        var bytes: [UInt8] = []
-        var rest = count
-        while rest > 0 { bytes.insert(UInt8(rest & 0xFF), at: 0); rest >>= 8 }
-        return [0x80 | UInt8(bytes.count)] + bytes
+        return PKCS1DER.privateKey(numbers)
     }
 }

@@ -197,7 +197,7 @@ import Testing
     }
 
     static func storedPassphrase(_ sandbox: AgentSandbox, path: String) throws -> String? {
-        try sandbox.keychain.run {
+        sandbox.keychain.run {
             var result: CFTypeRef?
             let status = SecItemCopyMatching([kSecClass: kSecClassGenericPassword, kSecAttrService: "SSH", kSecAttrAccount: path,
                                               kSecReturnData: true, kSecReturnAttributes: true] as CFDictionary, &result)

@@ -42,7 +42,7 @@ struct RevokeAccess: ParsableCommand {
                                  hint: "list-access-rules shows the rules there.")
         }
         for file in removed { Console.out("Removed \(file).\n") }
-        Console.out("\(grant.callerDescription.prefix(1).uppercased() + grant.callerDescription.dropFirst()) has no rule now; "
+        Console.out("\(grant.callerDescription.capitalisedFirst) has no rule now; "
                     + "keychaind applies it to the program's connections from now on.\n")
     }
 

@@ -66,7 +66,7 @@ enum GnomeKeyringImport {
             return CommandFailure(status: errSecAuthFailed, context: context,
                                   message: "The password does not open this keyring (\(url.path)).", hint: wrongPasswordHint)
         case .notAKeyring, .unsupportedVersion, .damaged:
-            let sentence = error.description.prefix(1).uppercased() + error.description.dropFirst()
+            let sentence = error.description.capitalisedFirst
             return CommandFailure(status: errSecDecode, context: context, message: "\(sentence) (\(url.path)).",
                                   hint: "Nothing was imported.")
         }

@@ -112,7 +112,7 @@ struct SSHAdd: ParsableCommand {
         do {
             try agent.add(key.key, comment: key.comment, constraints: SSHKeyConstraints(confirm: confirm, lifetime: lifetime))
         } catch {
-            throw CommandFailure.general(context, error.description.prefix(1).uppercased() + error.description.dropFirst() + ".")
+            throw CommandFailure.general(context, error.description.capitalisedFirst + ".")
         }
         Console.err("Identity added: \(path) (\(key.comment))\n")
     }

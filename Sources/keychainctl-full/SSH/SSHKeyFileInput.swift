@@ -98,6 +98,6 @@ enum SSHKeyFileInput {
             status = errSecUnimplemented
             hint = nil
         }
-        return CommandFailure(status: status, context: context, message: error.description.prefix(1).uppercased() + error.description.dropFirst() + ".", hint: hint)
+        return CommandFailure(status: status, context: context, message: error.description.capitalisedFirst + ".", hint: hint)
     }
 }

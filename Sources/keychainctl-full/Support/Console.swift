@@ -49,3 +49,9 @@ enum Console {
         return line
     }
 }
+
+extension String {
+    /// The text with its first letter capitalised, for a lower-case error description that
+    /// starts a message.
+    var capitalisedFirst: String { prefix(1).uppercased() + dropFirst() }
+}

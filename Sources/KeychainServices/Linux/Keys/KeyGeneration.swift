@@ -98,7 +98,7 @@ enum KeyGeneration {
         let numbers = RSAPrivateNumbers.generate(bits: bits, using: &generator)
         if SmallRSA.sizes.contains(bits) { return .rsaSmallPrivate(SmallRSAPrivateKey(numbers: numbers)) }
         do {
-            return .rsaPrivate(try _RSA.Signing.PrivateKey(unsafeDERRepresentation: SmallRSAPrivateKey.der(numbers)))
+            return .rsaPrivate(try _RSA.Signing.PrivateKey(unsafeDERRepresentation: PKCS1DER.privateKey(numbers)))
         } catch {
             throw KeyError(errSecParam, "failed to generate key: an RSA key of \(bits) bits could not be generated")
         }

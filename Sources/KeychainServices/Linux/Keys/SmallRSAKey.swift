@@ -17,20 +17,7 @@ struct SmallRSAPrivateKey: Sendable {
     var publicKey: SmallRSAPublicKey { SmallRSAPublicKey(modulus: numbers.modulus, publicExponent: numbers.publicExponent) }
 
     /// PKCS #1 RSAPrivateKey (RFC 8017 §A.1.2), version 0, as Security exports it.
-    var derRepresentation: Data { Self.der(numbers) }
-
-    static func der(_ numbers: RSAPrivateNumbers) -> Data {
-        var serializer = DER.Serializer()
-        // Serialising integers into a fresh serializer cannot fail.
-        try! serializer.appendConstructedNode(identifier: .sequence) { coder in
-            try coder.serialize(0)
-            for number in [numbers.modulus, numbers.publicExponent, numbers.privateExponent, numbers.prime1, numbers.prime2,
-                           numbers.exponent1, numbers.exponent2, numbers.coefficient] {
-                try coder.serialize(ArraySlice(number.minimalBigEndian))
-            }
-        }
-        return Data(serializer.serializedBytes)
-    }
+    var derRepresentation: Data { PKCS1DER.privateKey(numbers) }
 
     /// Reads an RSAPrivateKey (two-prime, version 0) whose numbers fit together; nil otherwise.
     init?(der data: Data) {
@@ -53,12 +40,7 @@ struct SmallRSAPublicKey: Sendable {
 
     /// PKCS #1 RSAPublicKey (RFC 8017 §A.1.1).
     var derRepresentation: Data {
-        var serializer = DER.Serializer()
-        try! serializer.appendConstructedNode(identifier: .sequence) { coder in
-            try coder.serialize(ArraySlice(modulus.minimalBigEndian))
-            try coder.serialize(ArraySlice(publicExponent.minimalBigEndian))
-        }
-        return Data(serializer.serializedBytes)
+        PKCS1DER.publicKey(modulus: modulus.minimalBigEndian, publicExponent: publicExponent.minimalBigEndian)
     }
 
     /// Reads an RSAPublicKey with an odd modulus and an odd exponent between 1 and the modulus.
