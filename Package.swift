@@ -233,6 +233,7 @@ let package = Package(
             dependencies: [
                 "KeychainDaemon", "KeychainDBus", "KeychainSecretService", "KeychainStore", "KeychainctlCommandLine",
                 "KeychainSSHAgent", "KeychainAuthentication",
+                "KeychainCallerIdentity",  // the SSH agent's callers, resolved as the keeper's are
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

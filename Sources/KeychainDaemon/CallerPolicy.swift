@@ -1,7 +1,7 @@
 package import Foundation
 package import KeychainCallerIdentity
-import KeychainStore
-import Logging
+package import KeychainStore
+package import Logging
 
 /// The rules keychaind maps its D-Bus callers through (``AccessPolicy``), from the policy folder
 /// of the user it runs as (``PolicyFolder/user(_:environment:)``, docs/isolation.md).
@@ -51,5 +51,20 @@ package final class CallerPolicy: Sendable {
             "groups": "\(granted.keychainAccessGroups.joined(separator: ","))", "reason": "\(granted.reason)",
         ])
         return granted
+    }
+
+    /// Who the process at the other end of a Unix socket is, from the kernel (``CallerIdentityResolver``:
+    /// `SO_PEERCRED`, `SO_PEERPIDFD`, then `/proc` through the pidfd, which stays pinned), and the
+    /// identity its calls are made with under the rules as they are now; or why it has none. The
+    /// decision of the keeper's and the SSH agent's sockets, made once per connection.
+    package func identify(socket connection: Int32, door: String, logger: Logger)
+        -> Result<(caller: CallerIdentity, identity: ClientIdentity), CallerIdentityError> {
+        let caller: CallerIdentity
+        do {
+            caller = try CallerIdentityResolver.resolve(socket: connection)
+        } catch {
+            return .failure(error)
+        }
+        return .success((caller, entitlements(for: caller, door: door, logger: logger).clientIdentity))
     }
 }

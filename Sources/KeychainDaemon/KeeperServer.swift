@@ -43,14 +43,7 @@ package final class KeeperServer: Sendable {
 
     /// Who a connection is and the identity its calls are made with, or why it has none.
     package func identity(ofConnection connection: Int32) -> Result<(caller: CallerIdentity, identity: ClientIdentity), CallerIdentityError> {
-        let caller: CallerIdentity
-        do {
-            caller = try CallerIdentityResolver.resolve(socket: connection)
-        } catch {
-            return .failure(error)
-        }
-        let granted = callerPolicy.entitlements(for: caller, door: "keeper", logger: logger)
-        return .success((caller, granted.clientIdentity))
+        callerPolicy.identify(socket: connection, door: "keeper", logger: logger)
     }
 
     /// Answers one connection's calls until it closes or breaks the framing.

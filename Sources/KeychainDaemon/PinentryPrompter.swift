@@ -11,11 +11,15 @@ package struct PasswordRequest: Sendable {
     /// Asks the person to confirm rather than to type a password; the text of the button that
     /// says yes (pinentry's `CONFIRM` with `SETOK`). The answer is `.confirmed` or `.cancelled`.
     package var confirmation: String?
+    /// With `confirmation`, the text of the button that says no (pinentry's `SETCANCEL`), so a
+    /// terminal prompt names both choices rather than only the yes.
+    package var refusal: String?
 
-    package init(description: String, error: String? = nil, confirmation: String? = nil) {
+    package init(description: String, error: String? = nil, confirmation: String? = nil, refusal: String? = nil) {
         self.description = description
         self.error = error
         self.confirmation = confirmation
+        self.refusal = refusal
     }
 }
 
@@ -125,6 +129,7 @@ package struct PinentryPrompter: PasswordPrompter {
         var commands = ["SETTITLE swift-keychain", "SETDESC \(Self.escaped(request.description))"]
         if let confirmation = request.confirmation {
             commands.append("SETOK \(Self.escaped(confirmation))")
+            if let refusal = request.refusal { commands.append("SETCANCEL \(Self.escaped(refusal))") }
         } else {
             commands.append("SETPROMPT Password:")
         }

@@ -143,7 +143,7 @@ extension SecretService {
             guard let collection = collection(name) else { return (true, .objectPath(SecretServiceNames.noObject)) }
             let request = PasswordRequest(
                 description: "\(program) wants to delete the keychain \u{201C}\(collection.label)\u{201D} and every item in it. This cannot be undone.",
-                confirmation: "Delete")
+                confirmation: "Delete", refusal: "Keep")
             guard case .confirmed = ask(request) else {
                 logger.info("a prompt to delete a collection was dismissed", metadata: ["collection": "\(name)"])
                 return (true, .objectPath(SecretServiceNames.noObject))

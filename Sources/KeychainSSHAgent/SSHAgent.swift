@@ -3,6 +3,7 @@ package import Foundation
 package import KeychainAuthentication
 import KeychainLocking
 package import KeychainServices
+package import KeychainStore
 
 /// The SSH agent: answers one request at a time with the keychain's SSH keys
 /// (``SSHKeychainKeys``). It signs with them in this process and never sends a private key
@@ -43,20 +44,23 @@ package final class SSHAgent: Sendable {
     package var isLocked: Bool { lockState.withLock { $0 != nil } }
 
     /// The answer to one message body (its type byte and contents, without the length prefix).
-    package func respond(to body: [UInt8]) -> [UInt8] {
+    /// With `caller`, the keys are those that identity's access groups hold
+    /// (``SSHKeychainKeys/seen(by:)``); without, those of the agent's own identity.
+    package func respond(to body: [UInt8], caller: ClientIdentity? = nil) -> [UInt8] {
         let request: SSHAgentRequest
         do {
             request = try SSHAgentRequest.parse(body)
         } catch {
             return Self.failure
         }
-        return respond(to: request)
+        guard let keys = caller.map({ self.keys.seen(by: $0) }) ?? self.keys else { return Self.failure }
+        return respond(to: request, keys: keys)
     }
 
     static let failure: [UInt8] = [SSHAgentMessageNumber.failure]
     static let success: [UInt8] = [SSHAgentMessageNumber.success]
 
-    func respond(to request: SSHAgentRequest) -> [UInt8] {
+    func respond(to request: SSHAgentRequest, keys: SSHKeychainKeys) -> [UInt8] {
         if case .unlock(let passphrase) = request { return unlock(passphrase) }
         if isLocked {
             // A locked agent lists nothing and does nothing else, as OpenSSH's does.
@@ -68,7 +72,7 @@ package final class SSHAgent: Sendable {
             guard let entries = try? keys.entries() else { return Self.failure }
             return Self.identities(entries)
         case .sign(let blob, let data, let flags):
-            return sign(blob: blob, data: data, flags: flags)
+            return sign(blob: blob, data: data, flags: flags, keys: keys)
         case .addIdentity(let privateKey, let comment, let constraints):
             guard let key = privateKey.secKey(),
                   (try? keys.add(key, comment: comment, constraints: constraints)) != nil else { return Self.failure }
@@ -94,7 +98,7 @@ package final class SSHAgent: Sendable {
         }
     }
 
-    private func sign(blob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {
+    private func sign(blob: [UInt8], data: [UInt8], flags: UInt32, keys: SSHKeychainKeys) -> [UInt8] {
         // A locked keychain fails here: its key items cannot be read.
         guard let entry = try? keys.entry(forBlob: blob) else { return Self.failure }
         if entry.confirm {

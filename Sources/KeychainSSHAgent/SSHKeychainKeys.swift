@@ -35,9 +35,27 @@ package struct SSHKeychainKeys: Sendable {
     /// The keychain to use; nil for the process's default (the login keychain in keychaind).
     let context: KeychainContext?
     /// The keys recently signed with, so that a signature need not parse its key again.
-    let cache = SSHKeyCache()
+    let cache: SSHKeyCache
 
-    package init(context: KeychainContext? = nil) { self.context = context }
+    package init(context: KeychainContext? = nil) {
+        self.context = context
+        cache = SSHKeyCache()
+    }
+
+    private init(context: KeychainContext, cache: SSHKeyCache) {
+        self.context = context
+        self.cache = cache
+    }
+
+    /// These keys as a caller with `identity` sees them: its searches, adds and deletes made
+    /// with that identity's access groups, so that a program finds only the keys of its own
+    /// groups and adds into its default group. The parsed-key cache is shared: a search under
+    /// the caller's identity decides what it may use, and the cache only spares parsing a key
+    /// the search found. Nil when this agent has no keychain of its own to name.
+    package func seen(by identity: ClientIdentity) -> SSHKeychainKeys? {
+        guard let context else { return nil }
+        return SSHKeychainKeys(context: KeychainContext(file: context.file, identity: identity), cache: cache)
+    }
 
     private func inKeychain<T>(_ body: () throws(Failure) -> T) throws(Failure) -> T {
         guard let context else { return try body() }
@@ -164,8 +182,11 @@ package struct SSHKeychainKeys: Sendable {
 
     /// Stores a key as a keychain key item, replacing the same key added before (its comment
     /// and constraints are then the new ones, as with OpenSSH's agent). The item is marked
-    /// sensitive and not extractable, and readable only while the keychain is unlocked.
-    package func add(_ key: SecKey, comment: String, constraints: SSHKeyConstraints, now: Date = Date()) throws(Failure) {
+    /// sensitive and not extractable, and readable only while the keychain is unlocked; with
+    /// `accessControl`, that access control's protection and rules apply instead (a key that
+    /// needs the user at each use asks at each signature).
+    package func add(_ key: SecKey, comment: String, constraints: SSHKeyConstraints, accessControl: SecAccessControl? = nil,
+                     now: Date = Date()) throws(Failure) {
         guard let label = SecKeyCopyAttributes(key).flatMap({ ($0 as NSDictionary)[kSecAttrApplicationLabel] as? Data }) else {
             throw Failure(status: errSecParam)
         }
@@ -183,8 +204,12 @@ package struct SSHKeychainKeys: Sendable {
                 kSecAttrLabel: comment,
                 kSecAttrIsExtractable: false,
                 kSecAttrIsSensitive: true,
-                kSecAttrAccessible: kSecAttrAccessibleWhenUnlocked,
             ]
+            if let accessControl {
+                attributes[kSecAttrAccessControl] = accessControl
+            } else {
+                attributes[kSecAttrAccessible] = kSecAttrAccessibleWhenUnlocked
+            }
             if let lifetime = constraints.lifetime {
                 attributes[kSecAttrEndDate] = now.addingTimeInterval(TimeInterval(lifetime))
             }

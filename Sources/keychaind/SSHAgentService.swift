@@ -1,5 +1,6 @@
 import Foundation
 import KeychainAuthentication
+import KeychainCallerIdentity
 import KeychainDaemon
 import KeychainSSHAgent
 import KeychainStore
@@ -18,7 +19,8 @@ enum SSHAgentService {
         let agent = SSHAgent(keys: SSHKeychainKeys(context: KeychainContext(file: file, identity: .unconfigured)),
                              confirm: { comment, keyType in
             let answer = prompter.askPassword(PasswordRequest(
-                description: "Allow the SSH key \"\(comment)\" (\(keyType)) to sign for a program of yours?", confirmation: "Allow"))
+                description: "Allow the SSH key \"\(comment)\" (\(keyType)) to sign for a program of yours?",
+                confirmation: "Allow", refusal: "Deny"))
             logger.info("ssh-agent confirmation", metadata: ["key": "\(comment)", "answer": "\(answer)"])
             if case .confirmed = answer { return true }
             return false
@@ -27,9 +29,21 @@ enum SSHAgentService {
         })
         let server: SSHAgentServer
         do {
-            server = try SSHAgentServer(agent: agent, socketPath: path) { event in
+            // Each connection's caller from the kernel and the caller policy, as the keeper's:
+            // a program sees and adds only the keys of its own access groups.
+            let policy = CallerPolicy.ofThisUser()
+            server = try SSHAgentServer(agent: agent, socketPath: path, identify: { connection in
+                switch policy.identify(socket: connection, door: "ssh-agent", logger: logger) {
+                case .success(let (caller, identity)):
+                    let process = caller.process
+                    return SSHAgentCaller(identity: identity, hasExited: { process.hasExited })
+                case .failure(let error):
+                    logger.notice("an ssh-agent client could not be identified", metadata: ["reason": "\(error)"])
+                    return nil
+                }
+            }, report: { event in
                 logger.notice("ssh-agent: \(event)")
-            }
+            })
         } catch {
             logger.critical("the SSH agent could not listen", metadata: ["error": "\(error)"])
             throw error

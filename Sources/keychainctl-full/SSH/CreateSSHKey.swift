@@ -13,7 +13,8 @@ struct CreateSSHKey: ParsableCommand {
         discussion: """
             Generates the key with SecKeyCreateRandomKey and stores it as keychaind's SSH agent \
             stores keys (a private key item tagged ssh, or ssh-confirm with --confirm, labelled \
-            with the comment). Prints the public key line (TYPE BASE64 COMMENT) to add to a \
+            with the comment). With --user-presence the agent asks for the keychain password \
+            at each signature (the keychain needs a password then). Prints the public key line (TYPE BASE64 COMMENT) to add to a \
             server's ~/.ssh/authorized_keys. --type is ed25519 (the default, as ssh-keygen's since \
             OpenSSH 9.5), ecdsa (--bits 256, 384 or 521, default 256) or rsa (--bits 2048 to 16384, \
             default 3072, as ssh-keygen's). RSA keys are made no smaller than 2048 bits even though \
@@ -50,8 +51,7 @@ struct CreateSSHKey: ParsableCommand {
     @Option(name: .customLong("comment"), help: ArgumentHelp("The key's comment (default: USER@HOST).", valueName: "comment"))
     var comment: String?
 
-    @Flag(name: .customLong("confirm"), help: "Have the agent ask before each signature (as ssh-add -c).")
-    var confirm = false
+    @OptionGroup var use: SSHKeyUseOptions
 
     @OptionGroup var location: KeychainOption
 
@@ -88,8 +88,9 @@ struct CreateSSHKey: ParsableCommand {
             throw CommandFailure.status(errSecInternal, "create-ssh-key", hint: "The new key has no SSH public key form.")
         }
         let keyComment = comment ?? Self.defaultComment
+        let accessControl = try use.accessControl()
         do {
-            try SSHKeychainKeys().add(key, comment: keyComment, constraints: SSHKeyConstraints(confirm: confirm))
+            try SSHKeychainKeys().add(key, comment: keyComment, constraints: use.constraints, accessControl: accessControl)
         } catch {
             throw CommandFailure.status(error.status, "SecItemAdd").about(target)
         }

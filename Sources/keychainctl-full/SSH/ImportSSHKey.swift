@@ -16,7 +16,8 @@ struct ImportSSHKey: ParsableCommand {
             standard input, or from --passphrase-fd N. The key is stored as keychaind's SSH agent \
             stores a key added with ssh-add (a private key item tagged ssh, or ssh-confirm with \
             --confirm, labelled with the comment), so the agent offers it; the file may be deleted \
-            afterwards. Prints the key's fingerprint as ssh-keygen -l does. Ed25519, ECDSA (P-256, \
+            afterwards. With --user-presence the agent asks for the keychain password at each \
+            signature. Prints the key's fingerprint as ssh-keygen -l does. Ed25519, ECDSA (P-256, \
             P-384, P-521) and RSA keys of 1024 bits or more. A wrong passphrase exits 51 (errSecAuthFailed), \
             a damaged file or another format 87 (errSecUnknownFormat), an unsupported cipher or key \
             type 252 (errSecUnimplemented).
@@ -28,8 +29,7 @@ struct ImportSSHKey: ParsableCommand {
     @Option(name: .customLong("comment"), help: ArgumentHelp("The key's comment (default: the file's).", valueName: "comment"))
     var comment: String?
 
-    @Flag(name: .customLong("confirm"), help: "Have the agent ask before each signature (as ssh-add -c).")
-    var confirm = false
+    @OptionGroup var use: SSHKeyUseOptions
 
     @Option(name: .customLong("passphrase-fd"),
             help: ArgumentHelp("Read the file's passphrase as one line from this open file descriptor (- for standard input).", valueName: "fd"))
@@ -48,8 +48,9 @@ struct ImportSSHKey: ParsableCommand {
         let secKey = try SSHKeyFileInput.secKey(opened.key, context: context)
         _ = try KeychainSession.openForItems(target, accessGroup: nil)
         let keyComment = comment ?? opened.comment
+        let accessControl = try use.accessControl()
         do {
-            try SSHKeychainKeys().add(secKey, comment: keyComment, constraints: SSHKeyConstraints(confirm: confirm))
+            try SSHKeychainKeys().add(secKey, comment: keyComment, constraints: use.constraints, accessControl: accessControl)
         } catch {
             throw CommandFailure.status(error.status, "SecItemAdd").about(target)
         }
