@@ -16,7 +16,8 @@ package enum CallerIdentityResolver {
     /// The caller at the other end of a connected Unix socket: SO_PEERCRED for the user, group
     /// and process ids as they were at connect, SO_PEERPIDFD for the process itself (a pidfd
     /// the kernel took at connect, so no reused process id can stand in for it).
-    package static func resolve(socket: Int32) throws(CallerIdentityError) -> CallerIdentity {
+    /// `hashing`: whose executable to hash (the door's rules say; ``ExecutableHashing``).
+    package static func resolve(socket: Int32, hashing: ExecutableHashing = .always) throws(CallerIdentityError) -> CallerIdentity {
         var pid: Int32 = 0, uid: UInt32 = 0, gid: UInt32 = 0
         guard cks_peer_credentials(socket, &pid, &uid, &gid) == 0 else { throw .peerCredentialsUnavailable(errno) }
         let pidfd = cks_peer_pidfd(socket)
@@ -29,7 +30,7 @@ package enum CallerIdentityResolver {
         // names no process (fdinfo `Pid: -1`).
         let process = PinnedProcess(descriptor: pidfd, processID: pid)
         guard pid > 0 else { throw .callerExited(processID: pid) }
-        return try read(process, userID: uid, groupID: gid, checkUser: false)
+        return try read(process, userID: uid, groupID: gid, checkUser: false, hashing: hashing)
     }
 
     /// A D-Bus caller, from the process id and user id the bus gave for its connection
@@ -39,29 +40,33 @@ package enum CallerIdentityResolver {
     /// user the bus said. What remains: a process of the same user that got the id after the
     /// caller exited passes for it; only a pidfd from the bus itself (`ProcessFD`, see
     /// ``resolve(busProcessFD:userID:)``) closes that.
-    package static func resolve(busProcessID pid: UInt32, userID uid: UInt32) throws(CallerIdentityError) -> CallerIdentity {
+    package static func resolve(busProcessID pid: UInt32, userID uid: UInt32,
+                                hashing: ExecutableHashing = .always) throws(CallerIdentityError) -> CallerIdentity {
         guard pid > 0, pid <= UInt32(Int32.max) else { throw .callerExited(processID: Int32(truncatingIfNeeded: pid)) }
         let descriptor = cks_pidfd_open(Int32(pid))
         guard descriptor >= 0 else {
             if errno == ESRCH { throw .callerExited(processID: Int32(pid)) }
             throw .pidfdUnavailable(errno)
         }
-        return try read(PinnedProcess(descriptor: descriptor, processID: Int32(pid)), userID: uid, groupID: nil, checkUser: true)
+        return try read(PinnedProcess(descriptor: descriptor, processID: Int32(pid)), userID: uid, groupID: nil, checkUser: true,
+                        hashing: hashing)
     }
 
     /// A D-Bus caller whose bus gave a pidfd for it (`ProcessFD` in `GetConnectionCredentials`,
     /// taken at connect like SO_PEERPIDFD). The descriptor is duplicated; the caller keeps its own.
-    package static func resolve(busProcessFD: Int32, userID uid: UInt32) throws(CallerIdentityError) -> CallerIdentity {
+    package static func resolve(busProcessFD: Int32, userID uid: UInt32,
+                                hashing: ExecutableHashing = .always) throws(CallerIdentityError) -> CallerIdentity {
         let descriptor = fcntl(busProcessFD, F_DUPFD_CLOEXEC, 0)
         guard descriptor >= 0 else { throw .pidfdUnavailable(errno) }
         guard let pid = PinnedProcess.processID(ofPidfd: descriptor) else {
             close(descriptor)
             throw .callerExited(processID: -1)
         }
-        return try read(PinnedProcess(descriptor: descriptor, processID: pid), userID: uid, groupID: nil, checkUser: true)
+        return try read(PinnedProcess(descriptor: descriptor, processID: pid), userID: uid, groupID: nil, checkUser: true, hashing: hashing)
     }
 
-    private static func read(_ process: PinnedProcess, userID: UInt32, groupID: UInt32?, checkUser: Bool) throws(CallerIdentityError) -> CallerIdentity {
+    private static func read(_ process: PinnedProcess, userID: UInt32, groupID: UInt32?, checkUser: Bool,
+                             hashing: ExecutableHashing) throws(CallerIdentityError) -> CallerIdentity {
         let pid = process.processID
         let pinned = process.currentProcessID
         guard pinned != nil else { throw .callerExited(processID: pid) }
@@ -114,7 +119,9 @@ package enum CallerIdentityResolver {
         let label = securityLabel(processDirectory: directory)
         let unit = cgroup?.unit
         let snap = snapApp(label: label, cgroup: cgroup, unit: unit)
-        let executable = ExecutableFile.executable(processDirectory: directory)
+        // A sandboxed caller is judged by its app id alone: its executable is never hashed.
+        let executable = ExecutableFile.executable(processDirectory: directory,
+                                                   hashing: flatpak == nil && snap == nil ? hashing : .only([]))
         let script = sharesRoot && flatpak == nil && Interpreters.isInterpreter(path: executable?.path)
             ? InterpreterScript.script(processDirectory: directory) : nil
 

@@ -1,4 +1,4 @@
-package import Foundation
+import Foundation
 package import KeychainCallerIdentity
 package import KeychainStore
 package import Logging
@@ -38,11 +38,11 @@ package final class CallerPolicy: Sendable {
         return policy
     }
 
-    /// What `caller` is given under the rules as they are now: the one decision both of
-    /// keychaind's doors make for a new connection, with a rule that named the caller's path but
-    /// not its bytes logged, and the outcome logged at debug level.
-    func entitlements(for caller: CallerIdentity, door: String, logger: Logger) -> GrantedEntitlements {
-        let granted = current(logger: logger).entitlements(for: caller)
+    /// What `caller` is given under `policy` (the rules as they were read for this connection):
+    /// the one decision each of keychaind's doors makes for a new connection, with a rule that
+    /// named the caller's path but not its bytes logged, and the outcome logged at debug level.
+    func entitlements(for caller: CallerIdentity, under policy: AccessPolicy, door: String, logger: Logger) -> GrantedEntitlements {
+        let granted = policy.entitlements(for: caller)
         for mismatch in granted.digestMismatches {
             logger.warning("a caller policy rule did not match", metadata: ["reason": "\(mismatch)"])
         }
@@ -53,18 +53,29 @@ package final class CallerPolicy: Sendable {
         return granted
     }
 
+    /// Resolves a caller with `resolve` (which is given whose executable to hash: only those a
+    /// rule pins by digest) and maps it under the rules as they are now, read once for both.
+    package func identify(door: String, logger: Logger,
+                          resolve: (ExecutableHashing) throws(CallerIdentityError) -> CallerIdentity)
+        -> Result<(caller: CallerIdentity, identity: ClientIdentity), CallerIdentityError> {
+        let policy = current(logger: logger)
+        let caller: CallerIdentity
+        do {
+            caller = try resolve(policy.executableHashing)
+        } catch {
+            return .failure(error)
+        }
+        return .success((caller, entitlements(for: caller, under: policy, door: door, logger: logger).clientIdentity))
+    }
+
     /// Who the process at the other end of a Unix socket is, from the kernel (``CallerIdentityResolver``:
     /// `SO_PEERCRED`, `SO_PEERPIDFD`, then `/proc` through the pidfd, which stays pinned), and the
     /// identity its calls are made with under the rules as they are now; or why it has none. The
     /// decision of the keeper's and the SSH agent's sockets, made once per connection.
     package func identify(socket connection: Int32, door: String, logger: Logger)
         -> Result<(caller: CallerIdentity, identity: ClientIdentity), CallerIdentityError> {
-        let caller: CallerIdentity
-        do {
-            caller = try CallerIdentityResolver.resolve(socket: connection)
-        } catch {
-            return .failure(error)
+        identify(door: door, logger: logger) { hashing throws(CallerIdentityError) in
+            try CallerIdentityResolver.resolve(socket: connection, hashing: hashing)
         }
-        return .success((caller, entitlements(for: caller, door: door, logger: logger).clientIdentity))
     }
 }

@@ -73,24 +73,26 @@ extension SecretService {
             logger.notice("refusing the calls of a client of another user", metadata: ["uid": "\(user)"])
             return .refused("The Secret Service of this user serves only this user's programs")
         }
-        let caller: CallerIdentity
+        let processID: UInt32
         do {
             // The bus's own pidfd for the connection (`ProcessFD`) would close the window in
             // which a process id can be reused before it is pinned; keychaind's bus library does
             // not ask for it, and Debian 12's dbus-daemon gives none.
-            let processID = try connection.processID(of: sender)
-            do {
-                caller = try CallerIdentityResolver.resolve(busProcessID: processID, userID: user)
-            } catch {
-                logger.notice("refusing the calls of a client that could not be identified", metadata: ["reason": "\(error)"])
-                return .refused(Self.unidentifiedMessage(error))
-            }
+            processID = try connection.processID(of: sender)
         } catch {
             logger.notice("refused a call: the bus did not say which process made it")
             return .refused("The Secret Service cannot tell which process made this connection, so it cannot tell which items it may see")
         }
-        let granted = callerPolicy.entitlements(for: caller, door: "secret-service", logger: logger)
-        return .granted(granted.clientIdentity)
+        let identified = callerPolicy.identify(door: "secret-service", logger: logger) { hashing throws(CallerIdentityError) in
+            try CallerIdentityResolver.resolve(busProcessID: processID, userID: user, hashing: hashing)
+        }
+        switch identified {
+        case .success(let (_, identity)):
+            return .granted(identity)
+        case .failure(let error):
+            logger.notice("refusing the calls of a client that could not be identified", metadata: ["reason": "\(error)"])
+            return .refused(Self.unidentifiedMessage(error))
+        }
     }
 
     /// The refusal's message for a caller whose identity could not be read: what went wrong,

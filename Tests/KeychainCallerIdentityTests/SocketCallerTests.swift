@@ -39,6 +39,29 @@ import Glibc
         #expect(granted.clientIdentity == ClientIdentity.unconfigured)
     }
 
+    /// Hashing reads the whole executable, most of a resolution's cost: it is done only for an
+    /// executable a rule pins by SHA-256 (``AccessPolicy/executableHashing``), and a rule that
+    /// pins another program's digest does not make this one's be read.
+    @Test func theExecutableIsHashedOnlyWhenARulePinsIt() throws {
+        let sleep = URL(fileURLWithPath: "/usr/bin/sleep").resolvingSymlinksInPath().path
+        let digest = try Callers.sha256sum(sleep)
+        let pinning = try AccessRule.parse("executable = \(sleep)\nexecutable-sha256 = \(digest)\nkeychain-access-groups = team.tools\n",
+                                           source: "sleep.conf")
+        let other = try AccessRule.parse("executable = /usr/bin/true\nexecutable-sha256 = \(String(repeating: "0", count: 64))\n"
+                                         + "keychain-access-groups = team.other\n", source: "true.conf")
+        let process = try Callers.start(sleep, ["30"])
+        defer { Callers.stop(process) }
+        Callers.waitUntilRunning(process, sleep)
+        for (rules, hashed) in [([other], false), ([other, pinning], true)] {
+            let policy = AccessPolicy(rules: rules)
+            let caller = try CallerIdentityResolver.resolve(busProcessID: UInt32(process.processIdentifier), userID: getuid(),
+                                                            hashing: policy.executableHashing)
+            #expect(caller.executable?.path == sleep)
+            #expect(caller.executable?.sha256 == (hashed ? digest : nil))
+            #expect(policy.entitlements(for: caller).keychainAccessGroups == (hashed ? ["team.tools"] : [ClientIdentity.sharedGroup]))
+        }
+    }
+
     /// The attack: a client connects and exits, and another process gets its process id before
     /// keychaind reads /proc. SO_PEERPIDFD hands out a pidfd even for the reaped client (kernel
     /// 6.18); without the liveness check the resolver would describe the newcomer. Where this

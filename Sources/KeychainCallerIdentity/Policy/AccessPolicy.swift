@@ -50,6 +50,15 @@ package struct AccessPolicy: Sendable {
         return nil
     }
 
+    /// The executables a caller's resolution must hash for these rules: those a rule pins by
+    /// SHA-256. Any other caller's digest is never looked at.
+    package var executableHashing: ExecutableHashing {
+        .only(Set(rules.compactMap { rule -> String? in
+            guard case .executable(let executable, _) = rule.subject, executable.sha256 != nil else { return nil }
+            return executable.path
+        }))
+    }
+
     package func entitlements(for caller: CallerIdentity) -> GrantedEntitlements {
         if caller.isSandboxed {
             let rule = rules.first { rule in

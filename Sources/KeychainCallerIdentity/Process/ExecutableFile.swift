@@ -22,9 +22,11 @@ package struct ExecutableFile: Sendable, Equatable {
     package static let largestHashedFile = 512 * 1024 * 1024
 
     /// The executable of the process whose /proc directory is `processDirectory`; nil when the
-    /// kernel does not show it (another user's or a non-dumpable process, a kernel thread).
-    static func executable(processDirectory: Int32) -> ExecutableFile? {
+    /// kernel does not show it (another user's or a non-dumpable process, a kernel thread). Its
+    /// contents are hashed only when `hashing` asks for its path.
+    static func executable(processDirectory: Int32, hashing: ExecutableHashing) -> ExecutableFile? {
         let path = BoundedFiles.linkTarget("exe", in: processDirectory).flatMap(Text.validUTF8)
+        guard hashing.hashes(path) else { return path.map { ExecutableFile(path: $0, sha256: nil) } }
         let digest: String?
         switch BoundedFiles.open("exe", in: processDirectory, flags: O_RDONLY) {
         case .success(let descriptor):
@@ -66,5 +68,22 @@ package struct ExecutableFile: Sendable, Equatable {
             text.append(digits[Int(byte & 0x0F)])
         }
         return String(decoding: text, as: UTF8.self)
+    }
+}
+
+/// Which callers' executables a resolution hashes. Hashing reads the whole file (tens of
+/// milliseconds for a large program: most of what resolving a new connection costs), and only
+/// a rule that pins an executable's SHA-256 looks at the digest; so a door hashes only the
+/// executables its rules pin (``AccessPolicy/executableHashing``).
+package enum ExecutableHashing: Sendable, Equatable {
+    case always
+    /// Only an executable at one of these paths (as the kernel gives `/proc/PID/exe`).
+    case only(Set<String>)
+
+    func hashes(_ path: String?) -> Bool {
+        switch self {
+        case .always: return true
+        case .only(let paths): return path.map(paths.contains) ?? false
+        }
     }
 }
