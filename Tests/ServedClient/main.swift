@@ -4,7 +4,10 @@
 //   add SERVICE ACCOUNT VALUE [GROUP]    find SERVICE ACCOUNT [GROUP]    delete SERVICE ACCOUNT
 //   update SERVICE ACCOUNT VALUE         services                        wait-then-find SECONDS SERVICE ACCOUNT
 //   bench COUNT SERVICE ACCOUNT          (Benchmarks/keeper.sh: the first lookup, then COUNT more, timed)
-// Prints one line: "ok", "found VALUE", "services A,B", "status N", or the bench's figures.
+//   add-many SERVICE COUNT               adds accounts 0..<COUNT (value "value-N"), printing "ok N" as each is acknowledged
+//   accounts SERVICE                     the accounts of SERVICE with their values, as "accounts N=VALUE,…"
+// Prints one line ("ok", "found VALUE", "services A,B", "accounts …", "status N", or the bench's
+// figures), or for add-many one line per acknowledged add and then the status that stopped it.
 import Foundation
 import Dispatch
 import KeychainServices
@@ -63,6 +66,30 @@ case ("services", 1):
     } else {
         say("status \(status)")
     }
+case ("add-many", 3):
+    // For the crash test: a line is written (unbuffered) only once SecItemAdd has returned
+    // success, so every line printed is a write the keeper acknowledged.
+    for index in 0..<(Int(arguments[2]) ?? 0) {
+        var item = query(arguments[1], String(index))
+        item[kSecValueData as String] = Data("value-\(index)".utf8)
+        let status = SecItemAdd(item as CFDictionary, nil)
+        guard status == errSecSuccess else { say("status \(status)"); exit(1) }
+        say("ok \(index)")
+    }
+case ("accounts", 2):
+    let all: [String: Any] = [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: arguments[1],
+                              kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true, kSecReturnData as String: true]
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(all as CFDictionary, &result)
+    if status == errSecSuccess, let items = result as? [[String: Any]] {
+        let accounts = items.compactMap { item -> String? in
+            guard let account = item[kSecAttrAccount as String] as? String, let value = item[kSecValueData as String] as? Data else { return nil }
+            return "\(account)=\(String(decoding: value, as: UTF8.self))"
+        }
+        say("accounts \(accounts.joined(separator: ","))")
+    } else {
+        say("status \(status)")
+    }
 case ("bench", 4):
     var lookup = query(arguments[2], arguments[3])
     lookup[kSecReturnData as String] = true
@@ -80,6 +107,6 @@ case ("bench", 4):
     let rest = timed { for _ in 0..<count { status = SecItemCopyMatching(lookup as CFDictionary, &result) } }
     say(String(format: "first-us %.1f per-call-us %.2f", first, rest / Double(count)))
 default:
-    FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find …\n".utf8))
+    FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find|add-many|accounts|bench …\n".utf8))
     exit(64)
 }
