@@ -31,6 +31,8 @@ let package = Package(
         .executableTarget(name: "FuzzKeyData", dependencies: keychain),
         // SSH agent message bodies: the request parser, written back and parsed again.
         .executableTarget(name: "FuzzSSHAgent", dependencies: [.product(name: "KeychainSSHAgent", package: "swift-keychain"), "FuzzSupport"]),
+        // Keeper socket messages: read, written back, and run on a scratch keychain as keychaind runs them.
+        .executableTarget(name: "FuzzKeeper", dependencies: keychain),
         // Whole D-Bus messages (dbus_message_demarshal), decoded into DBusValues and re-encoded.
         .executableTarget(name: "FuzzDBusMessage", dependencies: [.product(name: "KeychainDBus", package: "swift-keychain"), "FuzzSupport"]),
     ],

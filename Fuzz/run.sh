@@ -8,7 +8,7 @@
 set -euo pipefail
 seconds="${1:-60}"
 cd "$(dirname "$0")"
-targets=(${FUZZ_TARGETS:-FuzzQueryParser FuzzDecoders FuzzBackup FuzzDBusMessage FuzzCertificates FuzzKeyData FuzzSSHAgent})
+targets=(${FUZZ_TARGETS:-FuzzQueryParser FuzzDecoders FuzzBackup FuzzDBusMessage FuzzCertificates FuzzKeyData FuzzSSHAgent FuzzKeeper})
 flags=(-c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library)
 
 # The linker's notes about sanitizer symbols are noise; a failed build still stops here.

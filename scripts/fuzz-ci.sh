@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CI's fuzzing stage: builds the libFuzzer targets of Fuzz/ (FuzzQueryParser,
-# FuzzDecoders, FuzzBackup, FuzzDBusMessage, FuzzCertificates, FuzzKeyData, FuzzSSHAgent; with AddressSanitizer) and runs each for FUZZ_SECONDS (default 15,
+# FuzzDecoders, FuzzBackup, FuzzDBusMessage, FuzzCertificates, FuzzKeyData, FuzzSSHAgent, FuzzKeeper; with AddressSanitizer) and runs each for FUZZ_SECONDS (default 15,
 # libFuzzer's -max_total_time) starting from the committed corpus in Fuzz/corpus/. Fails on a
 # crash, a sanitizer report, a failed build, or when the whole stage runs past its time limit.
 # The work is Fuzz/run.sh's; this adds the time limit and puts a crashing input into the log,

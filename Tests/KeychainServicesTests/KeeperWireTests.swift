@@ -1,5 +1,6 @@
 import Foundation
 @testable import KeychainServices
+import KeychainTestSupport
 import Testing
 
 /// The keeper's messages (docs/design-notes.md, "The keeper"): every value SecItem dictionaries
@@ -73,6 +74,28 @@ struct KeeperWireTests {
         // Bytes after a whole request.
         #expect(KeeperCall.read([1, 2, 0, 0, 0, 7]) == .failure(.malformed))
         #expect(KeeperCall.read([1, 2, 0, 0, 0]) != .failure(.malformed))
+    }
+
+    /// A query whose keys are not strings (false, null, true and dictionaries: the message
+    /// FuzzKeeper found) is refused before Foundation reads it: a dictionary as a key
+    /// trapped inside NSDictionary's enumeration and took keychaind down with it.
+    @Test func aDictionaryWhoseKeysAreNotStringsIsRefusedNotRun() throws {
+        // Fuzz/corpus/FuzzKeeper/dictionary-as-a-key.
+        let message: [UInt8] = [
+            0x01, 0x02, 0x0a, 0x00, 0x00, 0x00, 0x05, 0x01, 0x00, 0x00, 0x00, 0x00, 0x02, 0x0a, 0x00, 0x00,
+            0x00, 0x00, 0x02, 0x0a, 0x00, 0x00, 0x00, 0x05, 0x01, 0x02, 0x0a, 0x00, 0x00, 0x00, 0x02, 0x00,
+            0x00, 0x01, 0x00, 0x00, 0x02, 0x02, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        ]
+        guard case .success(let call) = KeeperCall.read(message) else {
+            Issue.record("the message no longer reads as a request; it should reach the handler")
+            return
+        }
+        #expect(throws: KeeperValueError.self) { try call.query.object() }
+        let keychain = try TestKeychain()
+        let (answer, _) = KeeperRequestHandler.answer(message, file: keychain.file, identity: .unconfigured)
+        #expect(try KeeperAnswer.read(answer).status == errSecDecode)
+        // A string key is still a key.
+        #expect((try KeeperValue.dictionary([KeeperEntry(key: .string("class"), value: .string("genp"))]).object()) is NSDictionary)
     }
 
     /// Seeded random bytes and random cuts of a real request: each read ends in a request or a

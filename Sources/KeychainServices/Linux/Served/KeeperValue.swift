@@ -112,9 +112,11 @@ extension KeeperValue {
         case .dictionary(let entries):
             let dictionary = NSMutableDictionary(capacity: entries.count)
             for entry in entries {
-                let key = try entry.key.object()
-                guard let hashable = key as? NSObject else { throw Self.malformed("a dictionary key") }
-                dictionary[hashable] = try entry.value.object()
+                // Every key of a SecItem dictionary is a string (a kSec constant or an attribute
+                // name). Foundation traps on some others when the dictionary is read (another
+                // dictionary as a key, found by FuzzKeeper), so no other kind gets that far.
+                guard case .string(let name) = entry.key else { throw Self.malformed("a dictionary key that is not a string") }
+                dictionary[name as NSString] = try entry.value.object()
             }
             return dictionary
         case .accessControl(let protection, let flags):
