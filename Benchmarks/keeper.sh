@@ -4,7 +4,9 @@
 #     and served (keychaind --keeper), in one process making COUNT calls after a first one;
 #   - a bare round trip of the same size on the same kind of socket (AF_UNIX stream, two
 #     processes), in C: the floor any served call pays;
-#   - the first served call minus a later one: connecting plus the keeper resolving the caller;
+#   - the first served call minus a later one: connecting plus the keeper resolving the caller,
+#     with no rule for the client and with a rule pinning its executable by SHA-256 (the keeper
+#     then reads the executable whole);
 #   - 2 and 8 client processes doing served lookups at once: throughput ratio.
 # Usage: Benchmarks/keeper.sh [--debug] [COUNT]   (release build by default)
 set -euo pipefail
@@ -54,6 +56,15 @@ for _ in $(seq 50); do [ -S "$XDG_RUNTIME_DIR/keychain/keeper" ] && break; sleep
 embedded=$("$BIN/keychain-served-client" bench "$COUNT" bench acct)
 served=$(SWIFT_KEYCHAIN_KEEPER=served "$BIN/keychain-served-client" bench "$COUNT" bench acct)
 ping=$("$WORK/pingpong" "$COUNT")
+# The first call again, the client's executable now pinned by a rule: the keeper hashes it.
+client=$(readlink -f "$BIN/keychain-served-client")
+rules="$XDG_CONFIG_HOME/swift-keychain/apps.d"
+mkdir -p -m 700 "$XDG_CONFIG_HOME/swift-keychain" "$rules"
+(umask 077; printf 'executable = %s\nexecutable-sha256 = %s\nkeychain-access-groups = swift-keychain.shared\n' \
+  "$client" "$(sha256sum "$client" | cut -d' ' -f1)" > "$rules/bench.conf")
+pinned=$(SWIFT_KEYCHAIN_KEEPER=served "$BIN/keychain-served-client" bench 10 bench acct)
+rm "$rules/bench.conf"
+client_mib=$(( $(stat -c %s "$client") / 1048576 ))
 # Lookups per second of N served client processes at once.
 throughput() {
   local start pids=()
@@ -66,15 +77,17 @@ throughput() {
 }
 two=$(throughput 2)
 eight=$(throughput 8)
-python3 - "$CONFIG" "$COUNT" "$embedded" "$served" "$ping" "$two" "$eight" <<'PY'
+python3 - "$CONFIG" "$COUNT" "$embedded" "$served" "$ping" "$two" "$eight" "$pinned" "$client_mib" <<'PY'
 import sys
-config, count, embedded, served, ping, two, eight = sys.argv[1:]
+config, count, embedded, served, ping, two, eight, pinned, mib = sys.argv[1:]
 e = float(embedded.split()[3]); s = float(served.split()[3]); first = float(served.split()[1]); p = float(ping)
+first_pinned = float(pinned.split()[1])
 print(f'build: {config}, {count} lookups per process, {__import__("os").cpu_count()} processors')
 print(f'embedded SecItemCopyMatching  {e:8.2f} us')
 print(f'served SecItemCopyMatching    {s:8.2f} us   (bound: embedded + 2 x round trip = {e + 2 * p:.2f} us; served / bound {s / (e + 2 * p):.2f})')
 print(f'bare AF_UNIX round trip (C)   {p:8.2f} us')
 print(f'first served call             {first:8.2f} us   (connect + identity resolution: about {first - s:.0f} us)')
+print(f'first served call, digest rule {first_pinned:7.2f} us   (the keeper hashes the {mib} MiB client; {first_pinned / first:.1f}x the first call without)')
 print(f'served lookups/s, 2 clients   {int(two):8d}')
 print(f'served lookups/s, 8 clients   {int(eight):8d}   (8 / 2: {int(eight) / int(two):.2f}; target >= 1.6)')
 PY

@@ -51,6 +51,21 @@ import Glibc
         #expect(try sandbox.servedClient(["find", "mail", "ann"]).stdout == "found secret-of-A\n")
     }
 
+    /// SecKeyCreateRandomKey with kSecAttrIsPermanent stores the pair through the keeper (both
+    /// halves in one call), into the caller's default group: the program finds and signs with its
+    /// key; a sandboxed app does not see it, and its own key stays its own.
+    @Test(.enabled(if: DaemonSandbox.canMakeSandboxes, "needs bubblewrap (scripts/install-system-packages.sh)"))
+    func permanentKeysAreStoredThroughTheKeeper() throws {
+        let sandbox = try Self.startKeeper()
+        let made = try sandbox.servedClient(["make-key", "team.signing"])
+        try #require(made.stdout == "ok\n", "\(made)\n\(sandbox.log)")
+        #expect(try sandbox.servedClient(["sign-with", "team.signing"]).stdout == "signed\n")
+        #expect(try sandbox.servedClient(app: Self.appA, ["sign-with", "team.signing"]).stdout == "status -25300\n")
+        #expect(try sandbox.servedClient(app: Self.appA, ["make-key", "app.signing"]).stdout == "ok\n")
+        #expect(try sandbox.servedClient(app: Self.appA, ["sign-with", "app.signing"]).stdout == "signed\n")
+        #expect(try sandbox.servedClient(["sign-with", "app.signing"]).stdout == "status -25300\n")
+    }
+
     @Test func anExecutableRuleNamesTheExactBytes() throws {
         let sandbox = try Self.startKeeper()
         let copy = sandbox.home.appendingPathComponent("bin/team-tool")

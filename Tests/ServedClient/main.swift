@@ -6,6 +6,8 @@
 //   bench COUNT SERVICE ACCOUNT          (Benchmarks/keeper.sh: the first lookup, then COUNT more, timed)
 //   add-many SERVICE COUNT               adds accounts 0..<COUNT (value "value-N"), printing "ok N" as each is acknowledged
 //   accounts SERVICE                     the accounts of SERVICE with their values, as "accounts N=VALUE,…"
+//   make-key TAG                         SecKeyCreateRandomKey of a permanent P-256 key pair tagged TAG
+//   sign-with TAG                        finds TAG's private key (kSecReturnRef), signs and verifies: "signed"
 // Prints one line ("ok", "found VALUE", "services A,B", "accounts …", "status N", or the bench's
 // figures), or for add-many one line per acknowledged add and then the status that stopped it.
 import Foundation
@@ -90,6 +92,21 @@ case ("accounts", 2):
     } else {
         say("status \(status)")
     }
+case ("make-key", 2):
+    var error: Unmanaged<CFError>?
+    let made = SecKeyCreateRandomKey([kSecAttrKeyType: kSecAttrKeyTypeECSECPrimeRandom, kSecAttrKeySizeInBits: 256,
+                                      kSecAttrIsPermanent: true, kSecAttrApplicationTag: Data(arguments[1].utf8)] as CFDictionary, &error)
+    say(made != nil ? "ok" : "status \(error.map { CFErrorGetCode($0.takeRetainedValue()) } ?? -1)")
+case ("sign-with", 2):
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching([kSecClass: kSecClassKey, kSecAttrKeyClass: kSecAttrKeyClassPrivate,
+                                      kSecAttrApplicationTag: Data(arguments[1].utf8), kSecReturnRef: true] as CFDictionary, &result)
+    guard status == errSecSuccess, let found = result, CFGetTypeID(found) == SecKeyGetTypeID() else { say("status \(status)"); exit(0) }
+    let key = found as! SecKey
+    let message = Data("served signature".utf8) as CFData
+    guard let signature = SecKeyCreateSignature(key, .ecdsaSignatureMessageX962SHA256, message, nil),
+          let publicKey = SecKeyCopyPublicKey(key) else { say("not signed"); exit(0) }
+    say(SecKeyVerifySignature(publicKey, .ecdsaSignatureMessageX962SHA256, message, signature, nil) ? "signed" : "not verified")
 case ("bench", 4):
     var lookup = query(arguments[2], arguments[3])
     lookup[kSecReturnData as String] = true
@@ -107,6 +124,6 @@ case ("bench", 4):
     let rest = timed { for _ in 0..<count { status = SecItemCopyMatching(lookup as CFDictionary, &result) } }
     say(String(format: "first-us %.1f per-call-us %.2f", first, rest / Double(count)))
 default:
-    FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find|add-many|accounts|bench …\n".utf8))
+    FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find|add-many|accounts|make-key|sign-with|bench …\n".utf8))
     exit(64)
 }

@@ -9,7 +9,8 @@ extension SecItemImplementation {
     /// halves the cost of a permanent key and never leaves half a pair behind when the other half
     /// is refused).
     static func addAll(_ dictionaries: [NSDictionary]) -> OSStatus {
-        run {
+        if let keeper = KeeperClient.route() { return KeeperClient.send(.addAll, dictionaries as NSArray, result: nil, to: keeper) }
+        return run {
             let context = try KeychainContext.current()
             try requireAccessGroups(context.identity)
             var items: [NewItem] = []

@@ -4,8 +4,8 @@ import Foundation
 /// One SecItem call as a served process sends it to the keeper, and the keeper's answer
 /// (docs/design-notes.md, "The keeper"). Each is one length-prefixed message on the socket.
 ///
-/// Request: the protocol version, the operation, the query, the changes (update only; null
-/// otherwise), and whether the caller passed a result pointer: `SecItemCopyMatching` without
+/// Request: the protocol version, the operation, the query (an array of add dictionaries for
+/// ``Operation/addAll``), the changes (update only; null otherwise), and whether the caller passed a result pointer: `SecItemCopyMatching` without
 /// one only asks whether something matches, and the keeper must be asked the same question.
 /// Answer: the version, the status, and the result (null when there is none).
 struct KeeperCall: Equatable, Sendable {
@@ -19,6 +19,9 @@ struct KeeperCall: Equatable, Sendable {
 
     enum Operation: UInt8 {
         case add = 1, copyMatching, update, delete
+        /// Several adds as one transaction, the query an array of add dictionaries:
+        /// SecKeyCreateRandomKey's two halves (``SecItemImplementation/addAll(_:)``).
+        case addAll
     }
 
     var operation: Operation

@@ -39,8 +39,9 @@ enum KeeperClient {
         }
     }
 
-    /// Sends one call; the result pointer receives the keeper's result, when asked for.
-    static func send(_ operation: KeeperCall.Operation, _ query: NSDictionary, changes: NSDictionary? = nil,
+    /// Sends one call; the result pointer receives the keeper's result, when asked for. The query
+    /// is a dictionary, or for ``KeeperCall/Operation/addAll`` an array of them.
+    static func send(_ operation: KeeperCall.Operation, _ query: AnyObject, changes: NSDictionary? = nil,
                      result: UnsafeMutablePointer<CFTypeRef?>?, to route: Result<String, KeychainStoreError>) -> OSStatus {
         let socketPath: String
         switch route {

@@ -32,13 +32,17 @@ package enum KeeperRequestHandler {
     }
 
     private static func run(_ call: KeeperCall) -> KeeperAnswer {
-        let query: NSDictionary
+        let object: AnyObject
         do throws(KeeperValueError) {
-            guard let object = try call.query.object() as? NSDictionary else { return KeeperAnswer(status: errSecParam, result: .null) }
-            query = object
+            object = try call.query.object()
         } catch {
             return KeeperAnswer(status: error.status, result: .null)
         }
+        if call.operation == .addAll {
+            guard let list = object as? [NSDictionary], !list.isEmpty, !call.wantsResult else { return KeeperAnswer(status: errSecParam, result: .null) }
+            return KeeperAnswer(status: SecItemImplementation.addAll(list), result: .null)
+        }
+        guard let query = object as? NSDictionary else { return KeeperAnswer(status: errSecParam, result: .null) }
         var result: CFTypeRef?
         let status = withUnsafeMutablePointer(to: &result) { pointer -> OSStatus in
             let wanted = call.wantsResult ? pointer : nil
@@ -49,6 +53,8 @@ package enum KeeperRequestHandler {
             case .update:
                 guard let changes = try? call.changes.object() as? NSDictionary else { return errSecParam }
                 return SecItemImplementation.update(query, changes)
+            case .addAll:
+                return errSecParam  // answered above
             }
         }
         guard let result else { return KeeperAnswer(status: status, result: .null) }
