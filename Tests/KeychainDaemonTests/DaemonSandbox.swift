@@ -216,6 +216,36 @@ final class DaemonSandbox: @unchecked Sendable {
         try run("/usr/bin/python3", ["-c", script] + arguments, stdin: stdin, environment: extra)
     }
 
+    /// A connection used by a process other than the one that made it: Python connects in a
+    /// child (the maker) with `connect` (an expression giving the socket), hands the connection
+    /// down by fork, and the grandchild (the heir) evaluates `ask` (an expression using the socket
+    /// `s`, giving what to print). With `makerExits`, the maker has exited and been reaped
+    /// before the heir asks; otherwise the heir asks while the maker waits for it. `prelude`
+    /// defines what the two expressions use.
+    func askFromAnHeir(makerExits: Bool, prelude: String = "", connect: String, ask: String,
+                       arguments: [String] = [], environment extra: [String: String] = [:]) throws -> ClientResult {
+        try python(prelude + """
+        import os, sys, time
+        read_end, write_end = os.pipe()
+        maker = os.fork()
+        if maker == 0:
+            s = \(connect)
+            heir = os.fork()
+            if heir == 0:
+                os.close(read_end)
+                if \(makerExits ? "True" : "False"):
+                    time.sleep(0.5)   # the maker has exited and been reaped by now
+                os.write(write_end, str(\(ask)).encode())
+                os._exit(0)
+            if \(makerExits ? "False" : "True"):
+                os.waitpid(heir, 0)
+            os._exit(0)
+        os.close(write_end)
+        os.waitpid(maker, 0)
+        print(os.read(read_end, 100).decode())
+        """, arguments: arguments, environment: extra)
+    }
+
     /// Runs the keychainctl built beside the tests, on this sandbox's keychain.
     @discardableResult
     func keychainctl(_ arguments: [String], stdin: String = "") throws -> ClientResult {

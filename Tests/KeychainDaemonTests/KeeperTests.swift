@@ -99,26 +99,8 @@ import Glibc
     @Test(arguments: [false, true])
     func aConnectionWhoseMakerExitedIsRefused(makerExits: Bool) throws {
         let sandbox = try Self.startKeeper()
-        let result = try sandbox.python(Self.rawRequests + """
-        import os, sys
-        read_end, write_end = os.pipe()
-        maker = os.fork()
-        if maker == 0:
-            s = connect()
-            heir = os.fork()
-            if heir == 0:
-                os.close(read_end)
-                if \(makerExits ? "True" : "False"):
-                    time.sleep(0.5)   # the maker has exited and been reaped by now
-                os.write(write_end, str(call(s, find_any)).encode())
-                os._exit(0)
-            if \(makerExits ? "False" : "True"):
-                os.waitpid(heir, 0)
-            os._exit(0)
-        os.close(write_end)
-        os.waitpid(maker, 0)
-        print(os.read(read_end, 100).decode())
-        """)
+        let result = try sandbox.askFromAnHeir(makerExits: makerExits, prelude: Self.rawRequests, connect: "connect()",
+                                               ask: "call(s, find_any)")
         #expect(result.stdout == (makerExits ? "-34018\n" : "-25300\n"), "\(result)\n\(sandbox.log)")
     }
 

@@ -105,6 +105,21 @@ struct SSHAgentIsolationTests {
         #expect(!(try Self.host(sandbox, "ssh-add", ["-l"]).stdout.contains("shared-key")))
     }
 
+    /// Python that asks an agent for its keys: `connect(path)`, and `identities(s)` giving the
+    /// answer's type byte.
+    static let identitiesRequest = """
+    import socket
+    def connect(path):
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.connect(path)
+        return s
+    def identities(s):
+        s.sendall((1).to_bytes(4, 'big') + bytes([11]))
+        answer = s.recv(100)
+        return answer[4] if len(answer) > 4 else 'closed'
+
+    """
+
     /// A connection made by one process and used by another after the first exited is refused,
     /// since its identity was the first's: the connection is handed down by fork, the maker exits
     /// and is reaped, and only then does the heir ask for the keys. The control run asks while
@@ -112,29 +127,8 @@ struct SSHAgentIsolationTests {
     @Test(arguments: [false, true])
     func aConnectionWhoseMakerExitedIsRefused(makerExits: Bool) throws {
         let sandbox = try Self.agentSandbox()
-        let result = try sandbox.python("""
-        import os, socket, sys, time
-        read_end, write_end = os.pipe()
-        maker = os.fork()
-        if maker == 0:
-            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(sys.argv[1])
-            heir = os.fork()
-            if heir == 0:
-                os.close(read_end)
-                if \(makerExits ? "True" : "False"):
-                    time.sleep(0.5)   # the maker has exited and been reaped by now
-                s.sendall((1).to_bytes(4, 'big') + bytes([11]))
-                answer = s.recv(100)
-                os.write(write_end, str(answer[4] if len(answer) > 4 else 'closed').encode())
-                os._exit(0)
-            if \(makerExits ? "False" : "True"):
-                os.waitpid(heir, 0)
-            os._exit(0)
-        os.close(write_end)
-        os.waitpid(maker, 0)
-        print(os.read(read_end, 100).decode())
-        """, arguments: [Self.socket(sandbox)])
+        let result = try sandbox.askFromAnHeir(makerExits: makerExits, prelude: Self.identitiesRequest, connect: "connect(sys.argv[1])",
+                                               ask: "identities(s)", arguments: [Self.socket(sandbox)])
         #expect(result.stdout == (makerExits ? "5\n" : "12\n"), "\(result)\n\(sandbox.log)")
     }
 }

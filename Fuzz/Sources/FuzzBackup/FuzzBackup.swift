@@ -40,15 +40,7 @@ enum Backup {
         guard let key = try? parametersStretch(password, parameters) else { fatalError("scrypt failed") }
         return key
     }()
-    /// A private folder: the one run.sh gives (on tmpfs when there is one, since the keychain
-    /// commits on every import), or one in the temporary folder.
-    static let directory: URL = {
-        let given = ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_FUZZ_DIR"]
-        let base = given.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
-        let url = base.appendingPathComponent("swift-keychain-fuzz-\(getpid())")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return url
-    }()
+    static let directory = fuzzScratchFolder("fuzz")
     static let keychain: KeychainFile = {
         guard let file = try? KeychainFile.open(at: directory.appendingPathComponent("fuzz.keychain-db"), deviceKey: .random()) else {
             fatalError("cannot create the keychain")

@@ -32,16 +32,7 @@ enum Scratch {
     static let identity = ClientIdentity(accessGroups: ["fuzz.keeper"])
     nonisolated(unsafe) static var runs = 0
 
-    /// A private folder: the one run.sh gives (on tmpfs when there is one, since adds commit),
-    /// or one in the temporary folder.
-    static let directory: URL = {
-        let given = ProcessInfo.processInfo.environment["SWIFT_KEYCHAIN_FUZZ_DIR"]
-        let base = given.map { URL(fileURLWithPath: $0) } ?? FileManager.default.temporaryDirectory
-        let url = base.appendingPathComponent("swift-keychain-fuzz-keeper-\(getpid())")
-        try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        return url
-    }()
-
+    static let directory = fuzzScratchFolder("fuzz-keeper")
     static let keychain: KeychainFile = {
         guard let file = try? KeychainFile.open(at: directory.appendingPathComponent("keeper.keychain-db"), deviceKey: .random()) else {
             fatalError("cannot create the keychain")
