@@ -22,9 +22,11 @@ struct Keychaind: ParsableCommand {
         file keychainctl and the library use, SWIFT_KEYCHAIN_PATH or the default) as the collection \
         'login', with the aliases 'default' and 'login', an in-memory collection 'session', and \
         every other keychain of the keychains folder under its name, as keychains are created \
-        there and deleted while it runs. Only items of the shared access group are served. A \
-        locked keychain is unlocked through pinentry (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on \
-        the PATH). Logs go to standard error.
+        there and deleted while it runs. Each client sees the items of the access groups its \
+        identity earns (docs/isolation.md). A locked keychain is unlocked through pinentry \
+        (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on the PATH). With --keeper and --ssh-agent it \
+        also serves those sockets; with --no-secret-service it serves only them and needs no \
+        session bus (a server, a login without D-Bus). Logs go to standard error.
         """,
         version: "keychaind \(PackageVersion.current)")
 
@@ -47,6 +49,16 @@ struct Keychaind: ParsableCommand {
 
     @Option(help: "Log level: trace, debug, info, notice, warning, error or critical.")
     var logLevel: String = "info"
+
+    @Flag(inversion: .prefixedNo,
+          help: "Whether to serve the Secret Service on the session bus. With --no-secret-service no bus is needed, and only --keeper and --ssh-agent are served.")
+    var secretService = true
+
+    func validate() throws {
+        if !secretService && !keeper && !sshAgent {
+            throw ValidationError("--no-secret-service leaves nothing to serve: give --keeper, --ssh-agent or both.")
+        }
+    }
 
     func run() throws {
         guard let level = Logger.Level(rawValue: logLevel) else {
@@ -78,6 +90,20 @@ struct Keychaind: ParsableCommand {
         defer { sshAgentServer?.stop() }
         let keeperServer = keeper ? try KeeperService.start(file: file, logger: logger) : nil
         defer { keeperServer?.stop() }
+        guard secretService else {
+            // Only the sockets: their listeners answer on threads of their own; this thread
+            // waits for the signal that stops them.
+            let syncing = sync ? SyncSupervision(logger: logger) : nil
+            syncing?.supervise(path)
+            logger.info("serving without the Secret Service", metadata: ["keychain": "\(path.path)"])
+            var signals = stopSignals
+            var signalNumber: Int32 = 0
+            _ = sigwait(&signals, &signalNumber)
+            logger.info("stopping on a signal", metadata: ["signal": "\(signalNumber)"])
+            syncing?.stopAll()
+            logger.info("stopped")
+            return
+        }
         let connection: DBusConnection
         do {
             connection = try DBusConnection.session()

@@ -148,7 +148,19 @@ final class DaemonSandbox: @unchecked Sendable {
         Issue.record("gnome-keyring never made its default collection:\n\(log)")
     }
 
-    private func launch(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil) throws {
+    /// Starts keychaind without a session bus in its environment (`--no-secret-service`), and
+    /// waits until `socket` (a path in the runtime folder) exists.
+    func startWithoutBus(arguments: [String], socket: String) throws {
+        daemonIsKeychaind = true
+        var environment = environment
+        environment["DBUS_SESSION_BUS_ADDRESS"] = nil
+        try launch(try BuiltProduct.url("keychaind"), arguments, environment: environment) {
+            FileManager.default.fileExists(atPath: socket)
+        }
+    }
+
+    private func launch(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil,
+                        ready: (() throws -> Bool)? = nil) throws {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -163,12 +175,13 @@ final class DaemonSandbox: @unchecked Sendable {
         }
         try process.run()
         daemon = process
+        let isReady = ready ?? { try self.owner(of: "org.freedesktop.secrets") != nil }
         for _ in 0..<500 {
-            if try owner(of: "org.freedesktop.secrets") != nil { return }
+            if try isReady() { return }
             guard process.isRunning else { break }
             usleep(20_000)
         }
-        Issue.record("\(executable.lastPathComponent) did not take org.freedesktop.secrets:\n\(log)")
+        Issue.record("\(executable.lastPathComponent) did not get ready:\n\(log)")
         throw SandboxError.daemonDidNotStart
     }
 
