@@ -1,4 +1,5 @@
 import Foundation
+package import KeychainAuthentication
 package import KeychainCallerIdentity
 import KeychainServices
 package import KeychainSockets
@@ -23,11 +24,17 @@ package final class KeeperServer: Sendable {
     let file: KeychainFile
     let callerPolicy: CallerPolicy
     let logger: Logger
+    /// Who asks a connection's user for the keychain password when a call needs the user, made
+    /// once per connection from its caller; nil: nobody, and such a call is
+    /// `errSecInteractionNotAllowed`.
+    let prompt: (@Sendable (CallerIdentity) -> any KeychainAuthenticator)?
 
-    package init(file: KeychainFile, socketPath: String, callerPolicy: CallerPolicy, logger: Logger) throws(UnixSocketError) {
+    package init(file: KeychainFile, socketPath: String, callerPolicy: CallerPolicy, logger: Logger,
+                 prompt: (@Sendable (CallerIdentity) -> any KeychainAuthenticator)? = nil) throws(UnixSocketError) {
         self.file = file
         self.callerPolicy = callerPolicy
         self.logger = logger
+        self.prompt = prompt
         listener = try UnixSocketListener(socketPath: socketPath, backlog: 128)
     }
 
@@ -54,8 +61,13 @@ package final class KeeperServer: Sendable {
         // process that connected has exited, its identity says nothing of who is sending, so
         // every later call is refused.
         let identity = identity(ofConnection: connection)
-        if case .failure(let error) = identity {
+        let authenticator: any KeychainAuthenticator
+        switch identity {
+        case .failure(let error):
             logger.notice("refusing the calls of a keeper client that could not be identified", metadata: ["reason": "\(error)"])
+            authenticator = NonInteractiveAuthenticator()
+        case .success(let (caller, _)):
+            authenticator = prompt?(caller) ?? NonInteractiveAuthenticator()
         }
         while true {
             switch SocketIO.readMessage(connection, maximumLength: KeeperRequestHandler.maximumMessageLength) {
@@ -75,7 +87,7 @@ package final class KeeperServer: Sendable {
                     _ = SocketIO.writeAll(connection, SocketIO.lengthPrefixed(KeeperRequestHandler.refusal(status: errSecMissingEntitlement)))
                     return
                 case .success(let (_, identity)):
-                    let (answer, closeAfter) = KeeperRequestHandler.answer(message, file: file, identity: identity)
+                    let (answer, closeAfter) = KeeperRequestHandler.answer(message, file: file, identity: identity, authenticator: authenticator)
                     guard SocketIO.writeAll(connection, SocketIO.lengthPrefixed(answer)), !closeAfter else { return }
                 }
             }

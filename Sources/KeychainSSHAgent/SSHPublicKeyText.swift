@@ -1,5 +1,5 @@
 import Crypto
-package import Foundation
+import Foundation
 
 /// How OpenSSH shows a public key to people: its fingerprint (`SHA256:` and the unpadded
 /// base64 of the SHA-256 of the blob, as `ssh-keygen -l` and `ssh-add -l` print it) and its

@@ -25,7 +25,9 @@ enum SSHAgentService {
             if case .confirmed = answer { return true }
             return false
         }, presencePrompt: { comment in
-            PinentryPresence(prompter: prompter, comment: comment, logger: logger)
+            PinentryAuthenticator(prompter: prompter, subject: "ssh-agent key \(comment)", logger: logger) { _ in
+                "The SSH key \"\(comment)\" needs your keychain password to sign for a program of yours."
+            }
         })
         let server: SSHAgentServer
         do {
@@ -53,25 +55,5 @@ enum SSHAgentService {
         FileHandle.standardOutput.write(Data((server.environmentLine + "\n").utf8))
         logger.info("serving the SSH agent", metadata: ["socket": "\(path)"])
         return server
-    }
-}
-
-/// The keychain password asked through pinentry for one signature of an SSH key whose access
-/// control needs the user at each use; the keychain checks the password, up to three tries.
-struct PinentryPresence: KeychainAuthenticator {
-    let prompter: PinentryPrompter
-    let comment: String
-    let logger: Logger
-
-    func authenticate(_ request: AuthenticationRequest) -> AuthenticationReply {
-        let answer = prompter.askPassword(PasswordRequest(
-            description: "The SSH key \"\(comment)\" needs your keychain password to sign for a program of yours.",
-            error: request.previousAttemptFailed ? "Wrong password, try again." : nil))
-        logger.info("ssh-agent presence", metadata: ["key": "\(comment)", "answer": "\(answer)"])
-        switch answer {
-        case .password(let password): return .password(password)
-        case .cancelled, .confirmed: return .cancel
-        case .unavailable: return .notInteractive
-        }
     }
 }

@@ -84,7 +84,9 @@ import Testing
 
         // The key the agent now holds parsed still asks: presence is per signature.
         let second = try Self.signInBackground(sandbox, publicKey: publicKey, agent: agent)
-        try terminal.waitFor("needs your keychain password", occurrences: 2)
+        // The third "Password:" on the screen: the first signature showed two (the wrong try was
+        // asked again). Pressed before the new prompt is up, the cancel would go nowhere.
+        try terminal.waitFor("Password:", occurrences: 3)
         terminal.press("C-d")  // end of input at pinentry-tty's prompt: cancel
         let cancelled = second.wait().flatMap { $0 }
         #expect(cancelled?.status != 0, "\(String(describing: cancelled))")

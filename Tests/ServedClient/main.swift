@@ -6,6 +6,7 @@
 //   bench COUNT SERVICE ACCOUNT          (Benchmarks/keeper.sh: the first lookup, then COUNT more, timed)
 //   add-many SERVICE COUNT               adds accounts 0..<COUNT (value "value-N"), printing "ok N" as each is acknowledged
 //   accounts SERVICE                     the accounts of SERVICE with their values, as "accounts N=VALUE,…"
+//   find-without-ui SERVICE ACCOUNT      find with kSecUseAuthenticationUI fail: never asks the user
 //   make-key TAG                         SecKeyCreateRandomKey of a permanent P-256 key pair tagged TAG
 //   sign-with TAG                        finds TAG's private key (kSecReturnRef), signs and verifies: "signed"
 // Prints one line ("ok", "found VALUE", "services A,B", "accounts …", "status N", or the bench's
@@ -44,6 +45,13 @@ case ("add", 4...5):
     say(status == errSecSuccess ? "ok" : "status \(status)")
 case ("find", 3...4):
     find(arguments[1], arguments[2], group: arguments.count == 4 ? arguments[3] : nil)
+case ("find-without-ui", 3):
+    var found = query(arguments[1], arguments[2])
+    found[kSecReturnData as String] = true
+    found[kSecUseAuthenticationUI as String] = kSecUseAuthenticationUIFail
+    var result: CFTypeRef?
+    let status = SecItemCopyMatching(found as CFDictionary, &result)
+    say(status == errSecSuccess ? "found" : "status \(status)")
 case ("wait-then-find", 4):
     // Connects first (a lookup of nothing), then waits: for the tests of what the keeper does
     // with a connection whose process changed while it was open.
@@ -124,6 +132,6 @@ case ("bench", 4):
     let rest = timed { for _ in 0..<count { status = SecItemCopyMatching(lookup as CFDictionary, &result) } }
     say(String(format: "first-us %.1f per-call-us %.2f", first, rest / Double(count)))
 default:
-    FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find|add-many|accounts|make-key|sign-with|bench …\n".utf8))
+    FileHandle.standardError.write(Data("usage: keychain-served-client add|find|update|delete|services|wait-then-find|find-without-ui|add-many|accounts|make-key|sign-with|bench …\n".utf8))
     exit(64)
 }

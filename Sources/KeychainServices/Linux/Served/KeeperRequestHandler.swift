@@ -1,6 +1,6 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
-import KeychainAuthentication
+package import KeychainAuthentication
 package import KeychainStore
 
 /// The keeper's side: runs one served process's SecItem call on the keeper's file, as the
@@ -15,16 +15,18 @@ package enum KeeperRequestHandler {
 
     /// What a message asks for, as bytes of the answer; `closeAfter` when the connection must
     /// be closed (a message of another version or not a request at all: the stream may not be
-    /// where the client thinks it is).
-    package static func answer(_ message: [UInt8], file: KeychainFile, identity: ClientIdentity) -> (bytes: [UInt8], closeAfter: Bool) {
+    /// where the client thinks it is). An item that needs the user is asked for through
+    /// `authenticator` (keychaind's pinentry, naming the caller); the default prompts no one,
+    /// so such an item is `errSecInteractionNotAllowed`.
+    package static func answer(_ message: [UInt8], file: KeychainFile, identity: ClientIdentity,
+                               authenticator: any KeychainAuthenticator = NonInteractiveAuthenticator()) -> (bytes: [UInt8], closeAfter: Bool) {
         switch KeeperCall.read(message) {
         case .failure(.unknownVersion): return (KeeperAnswer.unknownVersion.bytes, true)
         case .failure(.malformed): return (KeeperAnswer.malformed.bytes, true)
         case .success(let call):
             let context = KeychainContext(file: file, identity: identity)
-            // The keeper prompts no one on its own terminal for another program: an item that
-            // needs the user is errSecInteractionNotAllowed, as for any non-interactive caller.
-            let answer = KeychainAuthenticators.withAuthenticator(.nonInteractive) {
+            // Never the keeper's own terminal: the authenticator given, or no one.
+            let answer = KeychainAuthenticators.withAuthenticator(authenticator) {
                 KeychainContext.withContext(context) { run(call) }
             }
             return (answer.bytes, false)
