@@ -288,7 +288,10 @@ let package = Package(
         .executableTarget(name: "keychain-served-client", dependencies: ["KeychainServices"], path: "Tests/ServedClient"),
         .executableTarget(name: "keychain-auth-probe", dependencies: ["KeychainAuthentication", "KeychainStore"], path: "Tests/AuthProbe"),
         // A private keychain per test, shared by the test targets.
-        .target(name: "KeychainTestSupport", dependencies: ["KeychainStore", "KeychainAuthentication"], path: "Tests/Support"),
+        // KeychainServices and KeychainSockets: the in-process keeper that runs a suite served (SWIFT_KEYCHAIN_TEST_SERVED=1).
+        .target(name: "KeychainTestSupport",
+                dependencies: ["KeychainStore", "KeychainAuthentication", "KeychainServices", "KeychainSockets", "KeychainLocking"],
+                path: "Tests/Support"),
         // Published test vectors for every primitive of KeychainCrypto.
         .testTarget(
             name: "KeychainCryptoTests",

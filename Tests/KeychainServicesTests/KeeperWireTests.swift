@@ -76,9 +76,21 @@ struct KeeperWireTests {
         #expect(KeeperCall.read([1, 2, 0, 0, 0]) != .failure(.malformed))
     }
 
-    /// A query whose keys are not strings (false, null, true and dictionaries: the message
-    /// FuzzKeeper found) is refused before Foundation reads it: a dictionary as a key
-    /// trapped inside NSDictionary's enumeration and took keychaind down with it.
+    /// A certificate search's kSecMatchPolicy crosses as the policy it is, hostname included.
+    @Test func policiesComeBackAsTheyWent() throws {
+        let policies: [SecPolicy] = [SecPolicyCreateBasicX509(), SecPolicyCreateSSL(true, "example.com" as CFString),
+                                     SecPolicyCreateSSL(false, nil), SecPolicyCreateRevocation(kSecRevocationOCSPMethod)!]
+        for policy in policies {
+            let value = try Self.roundTrip([kSecMatchPolicy as String: policy])
+            let object = try #require(try value.object() as? NSDictionary)
+            #expect(object[kSecMatchPolicy as String] as? SecPolicy == policy, "\(policy)")
+        }
+    }
+
+    /// A query with a dictionary as a key (the message FuzzKeeper found) is refused before
+    /// Foundation reads it: such a key trapped inside NSDictionary's enumeration and took
+    /// keychaind down with it. Plain keys (numbers, data) still cross, for the SecItem calls to
+    /// answer as they do embedded.
     @Test func aDictionaryWhoseKeysAreNotStringsIsRefusedNotRun() throws {
         // Fuzz/corpus/FuzzKeeper/dictionary-as-a-key.
         let message: [UInt8] = [
@@ -93,9 +105,10 @@ struct KeeperWireTests {
         #expect(throws: KeeperValueError.self) { try call.query.object() }
         let keychain = try TestKeychain()
         let (answer, _) = KeeperRequestHandler.answer(message, file: keychain.file, identity: .unconfigured)
-        #expect(try KeeperAnswer.read(answer).status == errSecDecode)
-        // A string key is still a key.
-        #expect((try KeeperValue.dictionary([KeeperEntry(key: .string("class"), value: .string("genp"))]).object()) is NSDictionary)
+        #expect(try KeeperAnswer.read(answer).status == errSecParam)
+        let plain = try KeeperValue.dictionary([KeeperEntry(key: .string("class"), value: .string("genp")),
+                                                KeeperEntry(key: .integer(1234), value: .string("x"))]).object()
+        #expect((plain as? NSDictionary)?.count == 2)
     }
 
     /// Seeded random bytes and random cuts of a real request: each read ends in a request or a

@@ -1,5 +1,6 @@
 public import Foundation
 public import KeychainStore
+import KeychainLocking
 
 /// A private keychain in a fresh temporary folder, with its own random device key, for tests.
 /// SecItem calls made inside ``run(_:)`` go to it and to nothing else, so tests can run in
@@ -22,6 +23,21 @@ public final class TestKeychain: Sendable {
         context = KeychainContext(file: file, identity: identity)
     }
 
+    /// With `SWIFT_KEYCHAIN_TEST_SERVED=1`, the in-process keeper of each identity the test runs
+    /// as: the synchronous ``run(_:)`` calls go through it instead of opening the file.
+    private let keepers = Locked<[ClientIdentity: InProcessKeeper]>([:])
+
+    private func keeper(for identity: ClientIdentity) -> InProcessKeeper? {
+        guard InProcessKeeper.isOn else { return nil }
+        return keepers.withLock { keepers in
+            if let keeper = keepers[identity] { return keeper }
+            let socket = directory.appendingPathComponent("keeper-\(keepers.count)/socket").path
+            guard let keeper = try? InProcessKeeper(file: file, identity: identity, socketPath: socket) else { return nil }
+            keepers[identity] = keeper
+            return keeper
+        }
+    }
+
     private static let deviceKeyFileName = "device-key"
 
     /// Where the device key is when the keychain was made with `deviceKeyOnDisk`.
@@ -33,11 +49,13 @@ public final class TestKeychain: Sendable {
     }
 
     public func run<T>(_ body: () throws -> T) rethrows -> T {
-        try KeychainContext.withContext(context, body)
+        if let keeper = keeper(for: context.identity) { return try keeper.run(body) }
+        return try KeychainContext.withContext(context, body)
     }
 
     public func run<T>(as identity: ClientIdentity, _ body: () throws -> T) rethrows -> T {
-        try KeychainContext.withContext(context(as: identity), body)
+        if let keeper = keeper(for: identity) { return try keeper.run(body) }
+        return try KeychainContext.withContext(context(as: identity), body)
     }
 
     public func run<T>(_ body: () async throws -> T) async rethrows -> T {

@@ -25,6 +25,8 @@ indirect enum KeeperValue: Equatable, Sendable {
     case identity(certificate: Data, key: KeeperKey)
     /// An LAContext: only whether it allows interaction crosses; the keeper asks no one itself.
     case authenticationContext(interactionNotAllowed: Bool)
+    /// A `SecPolicy` (kSecMatchPolicy): what it checks, as ``SecPolicy/Kind`` says.
+    case policy(SecPolicy.Kind)
 }
 
 struct KeeperEntry: Equatable, Sendable {
@@ -65,6 +67,7 @@ extension KeeperValue {
         case let identity as SecIdentity:
             self = .identity(certificate: identity.certificate.der, key: try KeeperKey(identity.privateKey))
         case let context as LAContext: self = .authenticationContext(interactionNotAllowed: context.interactionNotAllowed)
+        case let policy as SecPolicy: self = .policy(policy.kind)
         case let dictionary as NSDictionary:
             var entries: [KeeperEntry] = []
             entries.reserveCapacity(dictionary.count)
@@ -112,11 +115,18 @@ extension KeeperValue {
         case .dictionary(let entries):
             let dictionary = NSMutableDictionary(capacity: entries.count)
             for entry in entries {
-                // Every key of a SecItem dictionary is a string (a kSec constant or an attribute
-                // name). Foundation traps on some others when the dictionary is read (another
-                // dictionary as a key, found by FuzzKeeper), so no other kind gets that far.
-                guard case .string(let name) = entry.key else { throw Self.malformed("a dictionary key that is not a string") }
-                dictionary[name as NSString] = try entry.value.object()
+                // A key is a plain value: a string (a kSec constant or an attribute name), or a
+                // number or data, which the SecItem calls answer with their own statuses as
+                // embedded. A container or an object as a key is no SecItem dictionary, and
+                // Foundation traps on some of them when the dictionary is read (a dictionary as
+                // a key, found by FuzzKeeper): refused here, as a parameter error.
+                switch entry.key {
+                case .array, .dictionary, .accessControl, .certificate, .key, .identity, .authenticationContext, .policy:
+                    throw KeeperValueError(status: errSecParam, description: "the keeper's message holds a dictionary key that is not a plain value")
+                case .null, .boolean, .integer, .unsigned, .real, .string, .data, .date:
+                    guard let key = try entry.key.object() as? NSObject else { throw Self.malformed("a dictionary key") }
+                    dictionary[key] = try entry.value.object()
+                }
             }
             return dictionary
         case .accessControl(let protection, let flags):
@@ -135,6 +145,8 @@ extension KeeperValue {
             let context = LAContext()
             context.interactionNotAllowed = interactionNotAllowed
             return context
+        case .policy(let kind):
+            return SecPolicy(kind)
         }
     }
 

@@ -15,7 +15,7 @@ enum KeeperWire {
 
     enum Tag: UInt8 {
         case null = 0, falseValue, trueValue, integer, unsigned, real, string, data, date, array, dictionary
-        case accessControl, certificate, key, identity, authenticationContext
+        case accessControl, certificate, key, identity, authenticationContext, policy
     }
 
     struct Writer {
@@ -64,6 +64,18 @@ enum KeeperWire {
             case .identity(let der, let key): tag(.identity); blob(der); self.key(key)
             case .authenticationContext(let interactionNotAllowed):
                 tag(.authenticationContext); byte(interactionNotAllowed ? 1 : 0)
+            case .policy(let kind):
+                tag(.policy)
+                switch kind {
+                case .basicX509:
+                    byte(0)
+                case .ssl(let server, let hostname):
+                    // 1: a server's, 2: a client's; then the hostname or null.
+                    byte(server ? 1 : 2)
+                    self.value(hostname.map { .string($0) } ?? .null)
+                case .revocation(let flags):
+                    byte(3); long(UInt64(flags))
+                }
             }
         }
 
@@ -180,6 +192,18 @@ enum KeeperWire {
                 case 0: return .authenticationContext(interactionNotAllowed: false)
                 case 1: return .authenticationContext(interactionNotAllowed: true)
                 default: throw KeeperValue.malformed("an authentication context")
+                }
+            case .policy:
+                switch try byte() {
+                case 0: return .policy(.basicX509)
+                case let kind where kind == 1 || kind == 2:
+                    switch try value(depth: depth + 1) {
+                    case .null: return .policy(.ssl(server: kind == 1, hostname: nil))
+                    case .string(let hostname): return .policy(.ssl(server: kind == 1, hostname: hostname))
+                    default: throw KeeperValue.malformed("a policy's hostname")
+                    }
+                case 3: return .policy(.revocation(flags: CFOptionFlags(truncatingIfNeeded: try long())))
+                default: throw KeeperValue.malformed("a policy")
                 }
             }
         }
