@@ -109,6 +109,14 @@ struct KeeperWireTests {
         let plain = try KeeperValue.dictionary([KeeperEntry(key: .string("class"), value: .string("genp")),
                                                 KeeperEntry(key: .integer(1234), value: .string("x"))]).object()
         #expect((plain as? NSDictionary)?.count == 2)
+        // A boolean beside a number of the same value: two keys to NSDictionary, one once bridged
+        // (Foundation's "Duplicate keys" trap, Fuzz/corpus/FuzzKeeper/keys-equal-once-bridged).
+        for key in [KeeperValue.boolean(false), .real(0), .unsigned(0), .date(0), .null] {
+            let query = KeeperValue.dictionary([KeeperEntry(key: key, value: .null), KeeperEntry(key: .integer(0), value: .null)])
+            #expect(throws: KeeperValueError.self) { try query.object() }
+            let message = KeeperCall(operation: .copyMatching, query: query, changes: .null, wantsResult: true).bytes
+            #expect(try KeeperAnswer.read(KeeperRequestHandler.answer(message, file: keychain.file, identity: .unconfigured).bytes).status == errSecParam)
+        }
     }
 
     /// Seeded random bytes and random cuts of a real request: each read ends in a request or a

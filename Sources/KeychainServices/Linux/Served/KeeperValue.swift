@@ -115,17 +115,19 @@ extension KeeperValue {
         case .dictionary(let entries):
             let dictionary = NSMutableDictionary(capacity: entries.count)
             for entry in entries {
-                // A key is a plain value: a string (a kSec constant or an attribute name), or a
-                // number or data, which the SecItem calls answer with their own statuses as
-                // embedded. A container or an object as a key is no SecItem dictionary, and
-                // Foundation traps on some of them when the dictionary is read (a dictionary as
-                // a key, found by FuzzKeeper): refused here, as a parameter error.
+                // A key is a string (a kSec constant or an attribute name), an integer or data:
+                // the SecItem calls answer the last two with their own statuses, as embedded.
+                // Any other kind is refused here as a parameter error, before Foundation reads
+                // the dictionary: it traps on a dictionary as a key, and on two keys it holds
+                // apart that are equal once bridged (a boolean and a number, say), both found
+                // by FuzzKeeper. Two integer keys of one value are one key, as they are to
+                // NSDictionary.
                 switch entry.key {
-                case .array, .dictionary, .accessControl, .certificate, .key, .identity, .authenticationContext, .policy:
-                    throw KeeperValueError(status: errSecParam, description: "the keeper's message holds a dictionary key that is not a plain value")
-                case .null, .boolean, .integer, .unsigned, .real, .string, .data, .date:
+                case .string, .data, .integer:
                     guard let key = try entry.key.object() as? NSObject else { throw Self.malformed("a dictionary key") }
                     dictionary[key] = try entry.value.object()
+                default:
+                    throw KeeperValueError(status: errSecParam, description: "the keeper's message holds a dictionary key that is not a string, an integer or data")
                 }
             }
             return dictionary
