@@ -311,7 +311,7 @@ let package = Package(
         .testTarget(name: "KeychainSyncTests", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"]),
         // The sync figures of BENCHMARKS.md (Benchmarks/sync.sh builds it in release mode).
         .executableTarget(name: "keychain-sync-bench", dependencies: ["KeychainSync", "KeychainStore", "KeychainTestSupport"], path: "Tests/SyncBench"),
-        .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainDaemon", "KeychainDBus", "KeychainServices", "KeychainStore", "KeychainTestSupport"]),
+        .testTarget(name: "KeychainDaemonTests", dependencies: ["KeychainCallerIdentity", "KeychainDaemon", "KeychainDBus", "KeychainServices", "KeychainStore", "KeychainTestSupport"]),
         // Real OpenSSH (ssh-add, ssh-keygen -Y, sshd) through the agent on a private keychain.
         .testTarget(
             name: "KeychainSSHAgentTests",

@@ -1,3 +1,4 @@
+package import KeychainCallerIdentity
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -25,6 +26,22 @@ package enum CallerProgram {
             return "A program keychaind could not identify (process \(processID))"
         }
         return "The program \(displayed(path))"
+    }
+
+    /// The same phrase for a client of keychaind's sockets, from the executable its pinned
+    /// identity shows (read through the pidfd's /proc directory when it connected).
+    package static func describe(_ caller: CallerIdentity) -> String {
+        guard let path = caller.executable?.path else {
+            return "A program keychaind could not identify (process \(caller.processID))"
+        }
+        return "The program \(displayed(path))"
+    }
+
+    /// Text a client chose (a call's `kSecUseOperationPrompt`), quoted after the program's name:
+    /// shown under the same rules as a path, so that it cannot break the prompt's lines, hide
+    /// what follows it, or run on.
+    package static func quoted(_ text: String) -> String {
+        "\u{201C}\(displayed(text))\u{201D}"
     }
 
     /// A process as a log line names it: "/usr/bin/gnome-keyring-daemon (process 1234)", or

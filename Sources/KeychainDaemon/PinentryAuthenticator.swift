@@ -33,3 +33,13 @@ package struct PinentryAuthenticator: KeychainAuthenticator {
         }
     }
 }
+
+extension PinentryAuthenticator {
+    /// What the keeper asks a served program's user for an item that needs the password each
+    /// time: the program as the kernel shows it, and the call's own reason, quoted.
+    package static func keeperDescription(program: String, reason: String) -> String {
+        let said = reason.isEmpty ? "" : " It says: \(CallerProgram.quoted(reason))."
+        return "\(program) wants to use an item of the keychain that requires your password each time.\(said) "
+            + "Enter the keychain's password to allow it."
+    }
+}

@@ -12,14 +12,19 @@ package import KeychainStore
 /// Every failure (a message that does not parse, a key it does not hold, a locked keychain, a
 /// refused confirmation) is answered with `SSH_AGENT_FAILURE`; nothing a client sends can stop it.
 package final class SSHAgent: Sendable {
-    /// Asks the person whether the key with this comment may sign now; true means yes.
-    package typealias Confirmation = @Sendable (_ comment: String, _ keyType: String) -> Bool
+    /// Asks the person whether the key with this comment may sign now for `program` (as a
+    /// prompt names the caller, or ``unnamedProgram``); true means yes.
+    package typealias Confirmation = @Sendable (_ comment: String, _ keyType: String, _ program: String) -> Bool
+
+    /// How prompts name a caller the agent was not told of (no caller resolver).
+    package static let unnamedProgram = "A program of yours"
 
     /// The prompt for a key whose access control needs the user at each use (`.privateKeyUsage`
     /// with `.userPresence` or `.devicePasscode`): given the key's comment, the authenticator
-    /// that asks for the keychain password during that signature. Nil: the process's own
-    /// (``KeychainAuthenticators``), which in a daemon without a terminal asks nobody and fails.
-    package typealias PresencePrompt = @Sendable (_ comment: String) -> any KeychainAuthenticator
+    /// that asks for the keychain password during that signature for `program`. Nil: the
+    /// process's own (``KeychainAuthenticators``), which in a daemon without a terminal asks
+    /// nobody and fails.
+    package typealias PresencePrompt = @Sendable (_ comment: String, _ program: String) -> any KeychainAuthenticator
 
     let keys: SSHKeychainKeys
     let confirm: Confirmation
@@ -44,23 +49,24 @@ package final class SSHAgent: Sendable {
     package var isLocked: Bool { lockState.withLock { $0 != nil } }
 
     /// The answer to one message body (its type byte and contents, without the length prefix).
-    /// With `caller`, the keys are those that identity's access groups hold
-    /// (``SSHKeychainKeys/seen(by:)``); without, those of the agent's own identity.
-    package func respond(to body: [UInt8], caller: ClientIdentity? = nil) -> [UInt8] {
+    /// With `caller`, the keys are those its identity's access groups hold
+    /// (``SSHKeychainKeys/seen(by:)``) and prompts name its program; without, the keys of the
+    /// agent's own identity.
+    package func respond(to body: [UInt8], caller: SSHAgentCaller? = nil) -> [UInt8] {
         let request: SSHAgentRequest
         do {
             request = try SSHAgentRequest.parse(body)
         } catch {
             return Self.failure
         }
-        guard let keys = caller.map({ self.keys.seen(by: $0) }) ?? self.keys else { return Self.failure }
-        return respond(to: request, keys: keys)
+        guard let keys = caller.map({ self.keys.seen(by: $0.identity) }) ?? self.keys else { return Self.failure }
+        return respond(to: request, keys: keys, program: caller?.program ?? Self.unnamedProgram)
     }
 
     static let failure: [UInt8] = [SSHAgentMessageNumber.failure]
     static let success: [UInt8] = [SSHAgentMessageNumber.success]
 
-    func respond(to request: SSHAgentRequest, keys: SSHKeychainKeys) -> [UInt8] {
+    func respond(to request: SSHAgentRequest, keys: SSHKeychainKeys, program: String = unnamedProgram) -> [UInt8] {
         if case .unlock(let passphrase) = request { return unlock(passphrase) }
         if isLocked {
             // A locked agent lists nothing and does nothing else, as OpenSSH's does.
@@ -72,7 +78,7 @@ package final class SSHAgent: Sendable {
             guard let entries = try? keys.entries() else { return Self.failure }
             return Self.identities(entries)
         case .sign(let blob, let data, let flags):
-            return sign(blob: blob, data: data, flags: flags, keys: keys)
+            return sign(blob: blob, data: data, flags: flags, keys: keys, program: program)
         case .addIdentity(let privateKey, let comment, let constraints):
             guard let key = privateKey.secKey(),
                   (try? keys.add(key, comment: comment, constraints: constraints)) != nil else { return Self.failure }
@@ -98,16 +104,16 @@ package final class SSHAgent: Sendable {
         }
     }
 
-    private func sign(blob: [UInt8], data: [UInt8], flags: UInt32, keys: SSHKeychainKeys) -> [UInt8] {
+    private func sign(blob: [UInt8], data: [UInt8], flags: UInt32, keys: SSHKeychainKeys, program: String) -> [UInt8] {
         // A locked keychain fails here: its key items cannot be read.
         guard let entry = try? keys.entry(forBlob: blob) else { return Self.failure }
         if entry.confirm {
-            guard confirm(entry.comment, SSHKeyEncoding.keyType(ofBlob: blob) ?? "") else { return Self.failure }
+            guard confirm(entry.comment, SSHKeyEncoding.keyType(ofBlob: blob) ?? "", program) else { return Self.failure }
         }
         // A key that needs the user at each use asks here, through SecKeyCreateSignature, every
         // time: the agent holds no authentication context across signatures.
         let signature = if let presencePrompt {
-            KeychainAuthenticators.withAuthenticator(presencePrompt(entry.comment)) {
+            KeychainAuthenticators.withAuthenticator(presencePrompt(entry.comment, program)) {
                 SSHKeyEncoding.signature(of: data, with: entry.key, flags: flags)
             }
         } else {

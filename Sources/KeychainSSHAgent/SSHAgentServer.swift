@@ -14,10 +14,13 @@ package typealias SSHAgentServerError = UnixSocketError
 /// (then the connection was inherited or passed on, and its identity says nothing of the sender).
 package struct SSHAgentCaller: Sendable {
     package let identity: ClientIdentity
+    /// How a prompt names it ("The program /usr/bin/ssh"), from the kernel.
+    package let program: String
     package let hasExited: @Sendable () -> Bool
 
-    package init(identity: ClientIdentity, hasExited: @escaping @Sendable () -> Bool) {
+    package init(identity: ClientIdentity, program: String, hasExited: @escaping @Sendable () -> Bool) {
         self.identity = identity
+        self.program = program
         self.hasExited = hasExited
     }
 }
@@ -108,7 +111,7 @@ package final class SSHAgentServer: Sendable {
                     _ = SocketIO.writeAll(connection, SocketIO.lengthPrefixed(SSHAgent.failure))
                     return
                 case .some(.some(let caller)):
-                    guard SocketIO.writeAll(connection, SocketIO.lengthPrefixed(agent.respond(to: body, caller: caller.identity))) else { return }
+                    guard SocketIO.writeAll(connection, SocketIO.lengthPrefixed(agent.respond(to: body, caller: caller))) else { return }
                 }
             }
         }

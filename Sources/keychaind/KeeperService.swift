@@ -1,4 +1,3 @@
-import KeychainCallerIdentity
 import KeychainDaemon
 import KeychainStore
 import Logging
@@ -18,12 +17,10 @@ enum KeeperService {
         do {
             let prompter = PinentryPrompter()
             server = try KeeperServer(file: file, socketPath: path, callerPolicy: .ofThisUser(), logger: logger) { caller in
-                // Named as the kernel shows the caller, as the Secret Service's prompts name it.
-                let program = caller.executable?.path.map { "The program \($0)" } ?? "The program with process id \(caller.processID)"
+                // Named as the kernel shows the caller, shown as the Secret Service's prompts show it.
+                let program = CallerProgram.describe(caller)
                 return PinentryAuthenticator(prompter: prompter, subject: "keeper client \(caller.processID)", logger: logger) { request in
-                    let reason = request.reason.isEmpty ? "" : " It says: \u{201C}\(request.reason)\u{201D}."
-                    return "\(program) wants to use an item of the keychain that requires your password each time.\(reason) "
-                        + "Enter the keychain's password to allow it."
+                    PinentryAuthenticator.keeperDescription(program: program, reason: request.reason)
                 }
             }
         } catch {

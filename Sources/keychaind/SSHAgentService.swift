@@ -17,16 +17,16 @@ enum SSHAgentService {
         }
         let prompter = PinentryPrompter()
         let agent = SSHAgent(keys: SSHKeychainKeys(context: KeychainContext(file: file, identity: .unconfigured)),
-                             confirm: { comment, keyType in
+                             confirm: { comment, keyType, program in
             let answer = prompter.askPassword(PasswordRequest(
-                description: "Allow the SSH key \"\(comment)\" (\(keyType)) to sign for a program of yours?",
+                description: "\(program) asks the SSH key \(CallerProgram.quoted(comment)) (\(keyType)) to sign. Allow it?",
                 confirmation: "Allow", refusal: "Deny"))
             logger.info("ssh-agent confirmation", metadata: ["key": "\(comment)", "answer": "\(answer)"])
             if case .confirmed = answer { return true }
             return false
-        }, presencePrompt: { comment in
+        }, presencePrompt: { comment, program in
             PinentryAuthenticator(prompter: prompter, subject: "ssh-agent key \(comment)", logger: logger) { _ in
-                "The SSH key \"\(comment)\" needs your keychain password to sign for a program of yours."
+                "\(program) asks the SSH key \(CallerProgram.quoted(comment)) to sign, which needs your keychain password."
             }
         })
         let server: SSHAgentServer
@@ -38,7 +38,7 @@ enum SSHAgentService {
                 switch policy.identify(socket: connection, door: "ssh-agent", logger: logger) {
                 case .success(let (caller, identity)):
                     let process = caller.process
-                    return SSHAgentCaller(identity: identity, hasExited: { process.hasExited })
+                    return SSHAgentCaller(identity: identity, program: CallerProgram.describe(caller), hasExited: { process.hasExited })
                 case .failure(let error):
                     logger.notice("an ssh-agent client could not be identified", metadata: ["reason": "\(error)"])
                     return nil

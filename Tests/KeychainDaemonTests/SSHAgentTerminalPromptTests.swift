@@ -8,6 +8,8 @@ import Testing
 /// signature, and a wrong password or a cancel fails it.
 @Suite struct SSHAgentTerminalPromptTests {
     static let password = "agent keychain password"
+    /// `ssh-keygen` as `/proc/PID/exe` names it.
+    static let keygen = URL(fileURLWithPath: "/usr/bin/ssh-keygen").resolvingSymlinksInPath().path
 
     /// A keychaind serving the SSH agent whose prompts go to a tmux pane, and the environment
     /// that points OpenSSH's programs at its socket.
@@ -44,7 +46,9 @@ import Testing
 
         let refused = try Self.signInBackground(sandbox, publicKey: key + ".pub", agent: agent)
         let prompt = try terminal.waitFor("Deny")
-        #expect(prompt.contains("Allow the SSH key \"asks-first\" (ecdsa-sha2-nistp256)"), "\(prompt)")
+        // It names who asks, as the kernel shows the program, and which key.
+        #expect(prompt.contains("The program \(Self.keygen)"), "\(prompt)")
+        #expect(prompt.contains("\u{201C}asks-first\u{201D} (ecdsa-sha2-nistp256)"), "\(prompt)")
         #expect(prompt.contains("Allow"))
         terminal.send("d")
         let refusal = refused.wait().flatMap { $0 }
@@ -75,7 +79,8 @@ import Testing
 
         let first = try Self.signInBackground(sandbox, publicKey: publicKey, agent: agent)
         let prompt = try terminal.waitFor("Password:")
-        #expect(prompt.contains("The SSH key \"guarded\" needs your keychain password"), "\(prompt)")
+        #expect(prompt.contains("The program \(Self.keygen)"), "\(prompt)")
+        #expect(prompt.contains("\u{201C}guarded\u{201D} to sign, which needs your keychain password"), "\(prompt)")
         terminal.type("not the password")
         try terminal.waitFor("Wrong password")
         terminal.type(Self.password)

@@ -53,8 +53,8 @@ final class AgentSandbox: @unchecked Sendable {
         home = keychain.directory.appendingPathComponent("home", isDirectory: true)
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let desk = desk
-        agent = SSHAgent(keys: SSHKeychainKeys(context: keychain.context), confirm: { comment, _ in desk.ask(comment) },
-                         presencePrompt: { _ in presenceUser.authenticator })
+        agent = SSHAgent(keys: SSHKeychainKeys(context: keychain.context), confirm: { comment, _, _ in desk.ask(comment) },
+                         presencePrompt: { _, _ in presenceUser.authenticator })
         server = try SSHAgentServer(agent: agent, socketPath: keychain.directory.appendingPathComponent("agent/ssh-agent").path)
         server.start()
     }
