@@ -110,6 +110,20 @@ import Testing
         #expect(OpenSSHClientTests.storedKeys(sandbox).isEmpty)
     }
 
+    /// A key that asks for the keychain password at each use could never sign in a keychain
+    /// that has none: refused, with the command that sets one, and nothing stored.
+    @Test func userPresenceNeedsAKeychainPassword() throws {
+        let sandbox = try AgentSandbox(keychainOnDisk: true)
+        let refused = try Self.keychainctl(sandbox, ["create-ssh-key", "--user-presence"])
+        #expect(refused.status == 1, "\(refused)")
+        #expect(refused.stderr.contains("keychainctl set-keychain-password"), "\(refused)")
+        #expect(OpenSSHClientTests.storedKeys(sandbox).isEmpty)
+        try sandbox.keychain.file.setPassword("pw", currentPassword: nil)
+        let created = try Self.keychainctl(sandbox, ["create-ssh-key", "--user-presence"])
+        #expect(created.status == 0, "\(created)")
+        #expect(OpenSSHClientTests.storedKeys(sandbox).count == 1)
+    }
+
     @Test func listWithoutKeysExits44() throws {
         let sandbox = try AgentSandbox(keychainOnDisk: true)
         let listed = try Self.keychainctl(sandbox, ["list-ssh-keys"])

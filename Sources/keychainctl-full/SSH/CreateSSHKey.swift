@@ -74,7 +74,7 @@ struct CreateSSHKey: ParsableCommand {
 
     func run() throws {
         let target = KeychainSession.targets(location.named([]))[0]
-        _ = try KeychainSession.openForItems(target, accessGroup: nil)
+        let file = try KeychainSession.openForItems(target, accessGroup: nil)
         let parameters: [CFString: Any] = [
             kSecAttrKeyType: type.secKeyType,
             kSecAttrKeySizeInBits: size,
@@ -88,7 +88,7 @@ struct CreateSSHKey: ParsableCommand {
             throw CommandFailure.status(errSecInternal, "create-ssh-key", hint: "The new key has no SSH public key form.")
         }
         let keyComment = comment ?? Self.defaultComment
-        let accessControl = try use.accessControl()
+        let accessControl = try use.accessControl(for: file, keychain: target)
         do {
             try SSHKeychainKeys().add(key, comment: keyComment, constraints: use.constraints, accessControl: accessControl)
         } catch {

@@ -46,9 +46,9 @@ struct ImportSSHKey: ParsableCommand {
         }
         SecretBuffer.wipe(&opened.passphrase)
         let secKey = try SSHKeyFileInput.secKey(opened.key, context: context)
-        _ = try KeychainSession.openForItems(target, accessGroup: nil)
+        let file = try KeychainSession.openForItems(target, accessGroup: nil)
         let keyComment = comment ?? opened.comment
-        let accessControl = try use.accessControl()
+        let accessControl = try use.accessControl(for: file, keychain: target)
         do {
             try SSHKeychainKeys().add(secKey, comment: keyComment, constraints: use.constraints, accessControl: accessControl)
         } catch {
