@@ -235,6 +235,7 @@ let package = Package(
                 "KeychainDaemon", "KeychainDBus", "KeychainSecretService", "KeychainStore", "KeychainctlCommandLine",
                 "KeychainSSHAgent", "KeychainAuthentication",
                 "KeychainCallerIdentity",  // the SSH agent's callers, resolved as the keeper's are
+                "CKeychainSystem",  // the system keeper becoming its own user
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -263,8 +264,9 @@ let package = Package(
             swiftSettings: strict
         ),
         // What pam_keychain.so (pam/, built by scripts/build-pam-module.sh) runs as the user logging
-        // in to unlock or re-key the login keychain (docs/pam.md).
-        .executableTarget(name: "keychain-pam-helper", dependencies: ["KeychainStore", "CKeychainSystem"], swiftSettings: strict),
+        // in to unlock or re-key the login keychain, or as root to hand the passwords to the
+        // system keeper (docs/pam.md).
+        .executableTarget(name: "keychain-pam-helper", dependencies: ["KeychainStore", "KeychainServices", "CKeychainSystem"], swiftSettings: strict),
         // The seed articles' code, with only the import line changed, run by SeedTests.
         .executableTarget(
             name: "seed-keychain-manager",

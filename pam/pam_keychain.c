@@ -15,7 +15,12 @@
  * here can change the outcome of a login or a password change; failures go to syslog, without
  * the password. The design and the threat model are in docs/pam.md.
  *
- * Options: debug, auto_create, helper=/absolute/path, timeout=SECONDS (1-300).
+ * With keeper=system (or keeper=/socket/path) the login keychain is the system keeper's
+ * (keychaind --system): the module then runs the helper as root, not as the user, and the
+ * helper hands the passwords to the keeper over its socket, naming the user; the keeper
+ * accepts that only from root. No process of the user can reach a root process's input.
+ *
+ * Options: debug, auto_create, helper=/absolute/path, timeout=SECONDS (1-300), keeper=system|/path.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -44,6 +49,8 @@
 #ifndef PAM_KEYCHAIN_HELPER
 #define PAM_KEYCHAIN_HELPER "/usr/local/libexec/swift-keychain/keychain-pam-helper"
 #endif
+/* The system keeper's socket (KeychainKeeper.systemSocketPath in the Swift code). */
+#define PAM_KEYCHAIN_SYSTEM_KEEPER "/run/swift-keychain/keeper"
 
 /* Built with -fvisibility=hidden: only the entry points PAM looks up are exported. */
 #define EXPORTED __attribute__((visibility("default")))
@@ -75,6 +82,8 @@ struct options {
     int all_sessions;
     const char *helper;
     int timeout;
+    /* The system keeper's socket, or NULL: the login keychain is the user's own file. */
+    const char *keeper;
 };
 
 static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struct options *options)
@@ -84,6 +93,7 @@ static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struc
     options->all_sessions = 0;
     options->helper = PAM_KEYCHAIN_HELPER;
     options->timeout = DEFAULT_TIMEOUT;
+    options->keeper = NULL;
     for (int i = 0; i < argc; i++) {
         const char *arg = argv[i];
         if (strcmp(arg, "debug") == 0) {
@@ -94,6 +104,10 @@ static void parse_options(pam_handle_t *pamh, int argc, const char **argv, struc
             options->all_sessions = 1;
         } else if (strncmp(arg, "helper=", 7) == 0 && arg[7] == '/') {
             options->helper = arg + 7;
+        } else if (strcmp(arg, "keeper=system") == 0) {
+            options->keeper = PAM_KEYCHAIN_SYSTEM_KEEPER;
+        } else if (strncmp(arg, "keeper=", 7) == 0 && arg[7] == '/') {
+            options->keeper = arg + 7;
         } else if (strncmp(arg, "timeout=", 8) == 0) {
             char *end = NULL;
             long value = strtol(arg + 8, &end, 10);
@@ -377,7 +391,7 @@ static void child_check_session_keyring(uid_t uid)
                    "before pam_keychain.so so that the login has its own");
 }
 
-static void run_child(const char *helper, char *const arguments[], const struct account *account, int input, int report)
+static void run_child(const char *helper, char *const arguments[], const struct account *account, int served, int input, int report)
 {
     if (dup2(input, STDIN_FILENO) < 0 || dup2(report, STDERR_FILENO) < 0)
         _exit(HELPER_NOT_STARTED);
@@ -400,6 +414,17 @@ static void run_child(const char *helper, char *const arguments[], const struct 
     /* Its own session: no controlling terminal to prompt on, and a group to kill on timeout. */
     if (setsid() < 0)
         child_fail("setsid");
+    if (served && geteuid() == 0) {
+        /* For the system keeper: root, which the keeper requires of whoever names another user,
+         * with no supplementary groups; the helper only talks to the keeper's socket. */
+        if (setgroups(0, NULL) != 0 || setresgid(0, 0, 0) != 0)
+            child_fail("setgroups");
+        if (chdir("/") != 0)
+            child_fail("chdir");
+        umask(077);
+        execve(helper, arguments, account->environment);
+        child_fail("exec");
+    }
     if (geteuid() == 0) {
         if (setgroups((size_t)account->group_count, account->groups) != 0)
             child_fail("setgroups");
@@ -467,7 +492,7 @@ static int run_helper(pam_handle_t *pamh, const struct options *options, const c
 
     pid_t pid = fork();
     if (pid == 0)
-        run_child(helper, arguments, account, input[1], output[1]);
+        run_child(helper, arguments, account, options->keeper != NULL, input[1], output[1]);
     close(input[1]);
     close(output[1]);
     if (pid < 0) {
@@ -597,14 +622,23 @@ static void keychain_operation(pam_handle_t *pamh, const struct options *options
         free(helper);
         return;
     }
-    /* unlock takes its flags; change-password none. */
-    char *arguments[5] = { (char *)"keychain-pam-helper", (char *)operation, NULL, NULL, NULL };
+    /* unlock takes its flags; change-password none; with the keeper, its socket and the user. */
+    char uid_text[16];
+    snprintf(uid_text, sizeof uid_text, "%u", (unsigned)account.uid);
+    char *arguments[9] = { (char *)"keychain-pam-helper", (char *)operation, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
+    size_t next = 2;
     if (strcmp(operation, "unlock") == 0) {
-        size_t next = 2;
         if (options->auto_create)
             arguments[next++] = (char *)"--create";
-        if (options->all_sessions)
+        /* The keeper's unlock lasts as long as the keeper: there are no sessions to choose. */
+        if (options->all_sessions && options->keeper == NULL)
             arguments[next++] = (char *)"--all-sessions";
+    }
+    if (options->keeper != NULL) {
+        arguments[next++] = (char *)"--keeper";
+        arguments[next++] = (char *)options->keeper;
+        arguments[next++] = (char *)"--user";
+        arguments[next++] = uid_text;
     }
     char report[MAX_REPORT];
     int status = run_helper(pamh, options, helper, &account, arguments, pieces, piece_count, report);

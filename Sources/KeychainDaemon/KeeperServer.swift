@@ -19,9 +19,13 @@ import Glibc
 /// `SWIFT_KEYCHAIN_ACCESS_GROUPS`, its entitlements file) is never read: it stays in the
 /// caller's environment. A caller that cannot be identified has every call answered with
 /// `errSecMissingEntitlement`, as Apple answers a process without keychain entitlements.
+///
+/// A user's keeper (`--keeper`) holds that user's login keychain and admits only that user; the
+/// system keeper (`--system`) admits every user and serves each the keychain it holds for them
+/// (``KeeperKeychains``).
 package final class KeeperServer: Sendable {
     package let listener: UnixSocketListener
-    let file: KeychainFile
+    let keychains: any KeeperKeychains
     let callerPolicy: CallerPolicy
     let logger: Logger
     /// Who asks a connection's user for the keychain password when a call needs the user, made
@@ -29,13 +33,14 @@ package final class KeeperServer: Sendable {
     /// `errSecInteractionNotAllowed`.
     let prompt: (@Sendable (CallerIdentity) -> any KeychainAuthenticator)?
 
-    package init(file: KeychainFile, socketPath: String, callerPolicy: CallerPolicy, logger: Logger,
+    package init(keychains: any KeeperKeychains, socketPath: String, admission: UnixSocketListener.Admission = .sameUser,
+                 callerPolicy: CallerPolicy, logger: Logger,
                  prompt: (@Sendable (CallerIdentity) -> any KeychainAuthenticator)? = nil) throws(UnixSocketError) {
-        self.file = file
+        self.keychains = keychains
         self.callerPolicy = callerPolicy
         self.logger = logger
         self.prompt = prompt
-        listener = try UnixSocketListener(socketPath: socketPath, backlog: 128)
+        listener = try UnixSocketListener(socketPath: socketPath, backlog: 128, admission: admission)
     }
 
     package var socketPath: String { listener.socketPath }
@@ -86,11 +91,74 @@ package final class KeeperServer: Sendable {
                     logger.notice("keeper: refused a call on a connection whose process has exited", metadata: ["process": "\(caller.processID)"])
                     _ = SocketIO.writeAll(connection, SocketIO.lengthPrefixed(KeeperRequestHandler.refusal(status: errSecMissingEntitlement)))
                     return
-                case .success(let (_, identity)):
-                    let (answer, closeAfter) = KeeperRequestHandler.answer(message, file: file, identity: identity, authenticator: authenticator)
+                case .success(let (caller, identity)):
+                    let (answer, closeAfter) = answer(message, caller: caller, identity: identity, authenticator: authenticator)
                     guard SocketIO.writeAll(connection, SocketIO.lengthPrefixed(answer)), !closeAfter else { return }
                 }
             }
+        }
+    }
+
+    /// One message's answer: an item call runs on the caller's own keychain, a keychain call on
+    /// the keychain it names once the caller may ask (``KeeperKeychainCall/target(callerUserID:callerIsSandboxed:)``).
+    func answer(_ message: [UInt8], caller: CallerIdentity, identity: ClientIdentity,
+                authenticator: any KeychainAuthenticator) -> (bytes: [UInt8], closeAfter: Bool) {
+        switch KeeperKeychainCall.classify(message) {
+        case .malformed:
+            return (KeeperRequestHandler.refusal(status: errSecDecode), true)
+        case .keychainCall(let call):
+            let (status, outcome) = run(call, for: caller)
+            return (KeeperKeychainCall.answer(status: status, outcome: outcome), false)
+        case .itemCall:
+            do throws(KeychainStoreError) {
+                guard let file = try keychains.keychain(forUser: caller.userID, create: true) else {
+                    return (KeeperRequestHandler.refusal(status: errSecNoSuchKeychain), false)
+                }
+                return KeeperRequestHandler.answer(message, file: file, identity: identity, authenticator: authenticator)
+            } catch {
+                logger.error("keeper: a user's keychain could not be opened", metadata: ["user": "\(caller.userID)", "status": "\(error.status)"])
+                return (KeeperRequestHandler.refusal(status: error.status), false)
+            }
+        }
+    }
+
+    /// Unlocks or re-keys a keychain, as `pam_keychain.so` asks at a login or a password change.
+    func run(_ call: KeeperKeychainCall, for caller: CallerIdentity) -> (OSStatus, KeeperKeychainCall.Outcome?) {
+        guard let user = call.target(callerUserID: caller.userID, callerIsSandboxed: caller.isSandboxed) else {
+            logger.notice("keeper: refused a keychain call", metadata: [
+                "caller": "\(caller.userID)", "process": "\(caller.processID)", "for": "\(call.user.map(String.init) ?? "itself")",
+            ])
+            return (errSecMissingEntitlement, nil)
+        }
+        do throws(KeychainStoreError) {
+            switch call {
+            case .unlock(_, let password, let create):
+                let existed = try keychains.keychain(forUser: user, create: false) != nil
+                guard existed || create, let file = try keychains.keychain(forUser: user, create: true) else {
+                    return (errSecNoSuchKeychain, nil)
+                }
+                if !existed {
+                    try file.setPassword(password, currentPassword: nil)
+                    logger.info("keeper: created a user's keychain with the login password", metadata: ["user": "\(user)"])
+                    return (errSecSuccess, .created)
+                }
+                guard file.hasPassword else { return (errSecSuccess, .hasNoPassword) }
+                // In the keeper's own session keyring (a new one, ``SystemKeeperProcess``): the
+                // unlock ends when the keeper does; class C keys stay until reboot, as after a
+                // first unlock.
+                try file.unlock(password: password, scope: .thisSession)
+                logger.info("keeper: unlocked a user's keychain", metadata: ["user": "\(user)"])
+                return (errSecSuccess, .unlocked)
+            case .changePassword(_, let old, let new):
+                guard let file = try keychains.keychain(forUser: user, create: false) else { return (errSecNoSuchKeychain, nil) }
+                guard file.hasPassword else { return (errSecSuccess, .hasNoPassword) }
+                try file.setPassword(new, currentPassword: old)
+                logger.info("keeper: changed the password of a user's keychain", metadata: ["user": "\(user)"])
+                return (errSecSuccess, .passwordChanged)
+            }
+        } catch {
+            logger.notice("keeper: a keychain call failed", metadata: ["user": "\(user)", "status": "\(error.status)"])
+            return (error.status, nil)
         }
     }
 }

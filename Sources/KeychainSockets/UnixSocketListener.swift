@@ -12,30 +12,44 @@ package struct UnixSocketError: Error, CustomStringConvertible, Sendable {
     package init(description: String) { self.description = description }
 }
 
-/// A listening Unix stream socket in a folder only its user can enter, as keychaind's doors
-/// (the SSH agent, the keeper) make them: the folder 0700, the socket 0600, a stale socket
-/// left by a daemon that did not stop cleanly replaced, anything else at the path refused.
+/// A listening Unix stream socket as keychaind's doors (the SSH agent, the keeper) make them: a
+/// stale socket left by a daemon that did not stop cleanly replaced, anything else at the path
+/// refused.
 ///
-/// Every accepted connection is checked with `SO_PEERCRED` before anything is read from it:
-/// a process of another user is disconnected whatever the file modes let through.
+/// A door of one user (``Admission/sameUser``) is in a folder only that user can enter (0700,
+/// the socket 0600), and every accepted connection is checked with `SO_PEERCRED` before
+/// anything is read from it: a process of another user is disconnected whatever the file modes
+/// let through. The system keeper's door (``Admission/everyUser``) is open to all (folder 0755,
+/// socket 0666) and tells its users apart by the same `SO_PEERCRED`.
 package final class UnixSocketListener: Sendable {
+    /// Whose connections are served.
+    package enum Admission: Sendable {
+        case sameUser
+        case everyUser
+
+        var folderMode: mode_t { self == .sameUser ? 0o700 : 0o755 }
+        var socketMode: mode_t { self == .sameUser ? 0o600 : 0o666 }
+    }
+
     package let socketPath: String
     let descriptor: Int32
+    let admission: Admission
     private let stopped = Locked(false)
 
     /// Makes the folder (or checks the one there: a directory of ours, not a link, then set to
-    /// 0700), replaces a stale socket, binds and listens.
-    package init(socketPath: String, backlog: Int32 = 64) throws(UnixSocketError) {
+    /// the admission's mode), replaces a stale socket, binds and listens.
+    package init(socketPath: String, backlog: Int32 = 64, admission: Admission = .sameUser) throws(UnixSocketError) {
         self.socketPath = socketPath
+        self.admission = admission
         let folder = (socketPath as NSString).deletingLastPathComponent
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+        if mkdir(folder, admission.folderMode) != 0 && errno != EEXIST {
             throw UnixSocketError(description: "cannot create \(folder): \(String(cString: strerror(errno)))")
         }
         var info = stat()
         guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else {
             throw UnixSocketError(description: "\(folder) is not a folder of this user")
         }
-        guard chmod(folder, 0o700) == 0 else {
+        guard chmod(folder, admission.folderMode) == 0 else {
             throw UnixSocketError(description: "cannot set the mode of \(folder)")
         }
         if lstat(socketPath, &info) == 0 {
@@ -49,8 +63,9 @@ package final class UnixSocketListener: Sendable {
         let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { throw UnixSocketError(description: "no socket: \(String(cString: strerror(errno)))") }
         let bound = address.withSocketAddress { bind(descriptor, $0, $1) }
-        // The folder already keeps others out; 0600 on the socket says the same a second time.
-        guard bound == 0, chmod(socketPath, 0o600) == 0, listen(descriptor, backlog) == 0 else {
+        // For one user's door the folder already keeps others out; 0600 on the socket says the
+        // same a second time.
+        guard bound == 0, chmod(socketPath, admission.socketMode) == 0, listen(descriptor, backlog) == 0 else {
             let reason = String(cString: strerror(errno))
             close(descriptor)
             throw UnixSocketError(description: "cannot listen on \(socketPath): \(reason)")
@@ -58,8 +73,7 @@ package final class UnixSocketListener: Sendable {
         self.descriptor = descriptor
     }
 
-    /// Accepts connections on a thread named `name` until ``stop()``. Each connection of this
-    /// user is handed to `serve` on a thread of its own (a prompt or a slow client on one does
+    /// Accepts connections on a thread named `name` until ``stop()``. Each connection admitted is handed to `serve` on a thread of its own (a prompt or a slow client on one does
     /// not hold up the others), which owns it and must close it. `idle` runs when a second has
     /// passed without a connection. `report` hears of refused peers, never of what was sent.
     package func start(name: String, report: @escaping @Sendable (String) -> Void,
@@ -104,7 +118,7 @@ package final class UnixSocketListener: Sendable {
             }
             var peer = PeerCredentials(processID: 0, userID: 0, groupID: 0)
             guard cks_peer_credentials(connection, &peer.processID, &peer.userID, &peer.groupID) == 0,
-                  peer.userID == geteuid() else {
+                  admission == .everyUser || peer.userID == geteuid() else {
                 report("refused a connection from uid \(peer.userID) (pid \(peer.processID))")
                 close(connection)
                 continue

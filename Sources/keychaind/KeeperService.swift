@@ -16,7 +16,7 @@ enum KeeperService {
         let server: KeeperServer
         do {
             let prompter = PinentryPrompter()
-            server = try KeeperServer(file: file, socketPath: path, callerPolicy: .ofThisUser(), logger: logger) { caller in
+            server = try KeeperServer(keychains: OneKeychain(file: file), socketPath: path, callerPolicy: .ofThisUser(), logger: logger) { caller in
                 // Named as the kernel shows the caller, shown as the Secret Service's prompts show it.
                 let program = CallerProgram.describe(caller)
                 return PinentryAuthenticator(prompter: prompter, subject: "keeper client \(caller.processID)", logger: logger) { request in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeychainCallerIdentity
 import KeychainDaemon
 import KeychainDBus
 import KeychainSecretService
@@ -26,7 +27,7 @@ struct Keychaind: ParsableCommand {
         identity earns (docs/isolation.md). A locked keychain is unlocked through pinentry \
         (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on the PATH). With --keeper and --ssh-agent it \
         also serves those sockets; with --no-secret-service it serves only them and needs no \
-        session bus (a server, a login without D-Bus). Logs go to standard error.
+        session bus (a server, a login without D-Bus). With --system it is instead the machine's         keeper: started as root, it becomes --service-user and serves every user's SecItem calls         (SWIFT_KEYCHAIN_KEEPER=system) on that user's keychain, kept in --state-directory where         the user's own processes cannot reach it (docs/design-notes.md). Logs go to standard error.
         """,
         version: "keychaind \(PackageVersion.current)")
 
@@ -54,8 +55,26 @@ struct Keychaind: ParsableCommand {
           help: "Whether to serve the Secret Service on the session bus. With --no-secret-service no bus is needed, and only --keeper and --ssh-agent are served.")
     var secretService = true
 
+    @Flag(help: "Be the machine's keeper instead: serve every user's SecItem calls on the keychain it holds for that user (docs/design-notes.md, \"The system keeper\"). Starts as root; no session bus, SSH agent or sync.")
+    var system = false
+
+    @Option(help: "With --system: the user the keeper becomes once its socket is made.")
+    var serviceUser = "swift-keychain"
+
+    @Option(help: "With --system: where each user's keychain and device key are kept (STATE/users/UID/).")
+    var stateDirectory = "/var/lib/swift-keychain"
+
+    @Option(help: "With --system: the socket to serve.")
+    var socket = KeychainKeeper.systemSocketPath
+
+    @Option(help: "With --system: the root-owned folder of caller rules (docs/isolation.md).")
+    var policyFolder = PolicyFolder.system.path
+
     func validate() throws {
-        if !secretService && !keeper && !sshAgent {
+        if system && (keeper || sshAgent || replace) {
+            throw ValidationError("--system serves only the system keeper: --keeper, --ssh-agent and --replace do not go with it.")
+        }
+        if !system && !secretService && !keeper && !sshAgent {
             throw ValidationError("--no-secret-service leaves nothing to serve: give --keeper, --ssh-agent or both.")
         }
     }
@@ -78,6 +97,20 @@ struct Keychaind: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "keychaind")
+        if system {
+            let server: KeeperServer
+            do {
+                server = try SystemKeeperService.start(.init(serviceUser: serviceUser, stateFolder: stateDirectory,
+                                                             socketPath: socket, policyFolder: policyFolder), logger: logger)
+            } catch {
+                logger.critical("\(error.description)")
+                throw ExitCode(1)
+            }
+            waitForStopSignal(stopSignals, logger: logger)
+            server.stop()
+            logger.info("stopped")
+            return
+        }
         let path = KeychainPaths.defaultKeychain()
         let file: KeychainFile
         do {
@@ -96,10 +129,7 @@ struct Keychaind: ParsableCommand {
             let syncing = sync ? SyncSupervision(logger: logger) : nil
             syncing?.supervise(path)
             logger.info("serving without the Secret Service", metadata: ["keychain": "\(path.path)"])
-            var signals = stopSignals
-            var signalNumber: Int32 = 0
-            _ = sigwait(&signals, &signalNumber)
-            logger.info("stopping on a signal", metadata: ["signal": "\(signalNumber)"])
+            waitForStopSignal(stopSignals, logger: logger)
             syncing?.stopAll()
             logger.info("stopped")
             return
@@ -186,5 +216,13 @@ struct Keychaind: ParsableCommand {
         folderWatch.stop()
         syncing?.stopAll()
         logger.info("stopped")
+    }
+
+    /// Waits on this thread for SIGTERM or SIGINT (blocked in every thread, so only this wait takes them).
+    private func waitForStopSignal(_ stopSignals: sigset_t, logger: Logger) {
+        var signals = stopSignals
+        var signalNumber: Int32 = 0
+        _ = sigwait(&signals, &signalNumber)
+        logger.info("stopping on a signal", metadata: ["signal": "\(signalNumber)"])
     }
 }

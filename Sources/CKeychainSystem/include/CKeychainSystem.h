@@ -86,4 +86,13 @@ int cks_pidfd_send_signal(int pidfd, int signal);
 /// system holding `path`, or -1 with errno set.
 long cks_filesystem_type(const char *path);
 
+/// Becomes `uid`/`gid` (not 0) for good, from root: no supplementary groups, every id changed,
+/// and of root's capabilities only CAP_SYS_PTRACE kept (effective and permitted), with
+/// no_new_privs set and the process not dumpable. For the system keeper, which must read the
+/// /proc entries of callers of every user. Returns 0, or -1 with errno set.
+int cks_become_service_user(uint32_t uid, uint32_t gid);
+/// Joins a new anonymous session keyring (KEYCTL_JOIN_SESSION_KEYRING): keys this process adds
+/// to its session keyring from then on are in none of its parent's. Returns 0, or -1.
+int cks_join_new_session_keyring(void);
+
 #endif

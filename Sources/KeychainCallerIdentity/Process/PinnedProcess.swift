@@ -35,7 +35,10 @@ package final class PinnedProcess: Sendable {
     /// and it is not a zombie. A zombie's /proc files are mostly empty, so it is treated as gone.
     package var isRunning: Bool {
         guard currentProcessID == processID else { return false }
-        return cks_pidfd_send_signal(descriptor, 0) == 0 && !ProcessStatus.isZombie(processID: processID)
+        // EPERM: the process is there but not ours to signal (a caller of another user, seen by
+        // the system keeper, which keeps no CAP_KILL); only ESRCH says it is gone.
+        let signalled = cks_pidfd_send_signal(descriptor, 0) == 0 || errno == EPERM
+        return signalled && !ProcessStatus.isZombie(processID: processID)
     }
 
     /// Whether the process has exited (a zombie or reaped), in one system call: the kernel

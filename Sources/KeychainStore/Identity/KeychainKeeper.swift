@@ -9,8 +9,9 @@ import Foundation
 /// Unix socket, and the file is never opened here). docs/design-notes.md, "The keeper".
 ///
 /// The one place the choice is made: `SWIFT_KEYCHAIN_KEEPER` is unset or `embedded`, `served`
-/// (the keeper of this user's session, ``defaultSocketPath(environment:)``), or the absolute
-/// path of a keeper's socket. Anything else is a mistake that must not fall back to the file
+/// (the keeper of this user's session, ``defaultSocketPath(environment:)``), `system` (the
+/// machine's keeper, ``systemSocketPath``, which holds each user's keychain where the user's
+/// own processes cannot reach it), or the absolute path of a keeper's socket. Anything else is a mistake that must not fall back to the file
 /// silently, so it is reported on every call (``KeychainStoreError/parameter(_:)``).
 package enum KeychainKeeper: Sendable, Equatable {
     case embedded
@@ -18,6 +19,9 @@ package enum KeychainKeeper: Sendable, Equatable {
 
     /// The variable that chooses.
     package static let environmentVariable = "SWIFT_KEYCHAIN_KEEPER"
+
+    /// The system keeper's socket (`keychaind --system`).
+    package static let systemSocketPath = "/run/swift-keychain/keeper"
 
     /// `$XDG_RUNTIME_DIR/keychain/keeper`, or nil without an absolute runtime folder.
     package static func defaultSocketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String? {
@@ -35,8 +39,9 @@ package enum KeychainKeeper: Sendable, Equatable {
             }
             return .served(socketPath: path)
         }
+        if value == "system" { return .served(socketPath: systemSocketPath) }
         guard value.hasPrefix("/") else {
-            throw .parameter("\(environmentVariable) must be embedded, served or the absolute path of a keeper's socket")
+            throw .parameter("\(environmentVariable) must be embedded, served, system or the absolute path of a keeper's socket")
         }
         return .served(socketPath: value)
     }

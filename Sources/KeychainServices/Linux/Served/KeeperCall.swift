@@ -22,6 +22,8 @@ struct KeeperCall: Equatable, Sendable {
         /// Several adds as one transaction, the query an array of add dictionaries:
         /// SecKeyCreateRandomKey's two halves (``SecItemImplementation/addAll(_:)``).
         case addAll
+        /// A call on a keychain rather than its items (``KeeperKeychainCall``).
+        case unlockKeychain, changeKeychainPassword
     }
 
     var operation: Operation

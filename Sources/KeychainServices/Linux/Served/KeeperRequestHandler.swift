@@ -40,6 +40,13 @@ package enum KeeperRequestHandler {
         } catch {
             return KeeperAnswer(status: error.status, result: .null)
         }
+        switch call.operation {
+        case .unlockKeychain, .changeKeychainPassword:
+            // The keeper answers these itself (KeeperKeychainCall): it decides whose keychain.
+            return KeeperAnswer(status: errSecParam, result: .null)
+        case .add, .copyMatching, .update, .delete, .addAll:
+            break
+        }
         if call.operation == .addAll {
             guard let list = object as? [NSDictionary], !list.isEmpty, !call.wantsResult else { return KeeperAnswer(status: errSecParam, result: .null) }
             return KeeperAnswer(status: SecItemImplementation.addAll(list), result: .null)
@@ -55,7 +62,7 @@ package enum KeeperRequestHandler {
             case .update:
                 guard let changes = try? call.changes.object() as? NSDictionary else { return errSecParam }
                 return SecItemImplementation.update(query, changes)
-            case .addAll:
+            case .addAll, .unlockKeychain, .changeKeychainPassword:
                 return errSecParam  // answered above
             }
         }

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `keychaind --system` started by the test as root, as a service manager would start it: a
+/// service user made for the test (`useradd --system`), its state folder, socket and (empty,
+/// root-owned) rule folder under one temporary folder. It becomes that user itself.
+final class SystemKeeperBed {
+    let serviceUser: String
+    let serviceUID: UInt32
+    let folder: URL
+    var stateFolder: URL { folder.appendingPathComponent("state") }
+    var socket: String { folder.appendingPathComponent("run/keeper").path }
+    var policyFolder: URL { folder.appendingPathComponent("apps.d") }
+    private var logURL: URL { folder.appendingPathComponent("keychaind.log") }
+    private(set) var daemon: Process?
+
+    init() throws {
+        try PAMEnvironment.require()
+        let tag = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(10)
+        serviceUser = "kcsvc\(tag)"
+        folder = URL(fileURLWithPath: "/tmp/kcsys-\(tag)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("apps.d"), withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        try PAMEnvironment.run("/usr/sbin/useradd", ["--system", "--no-create-home", "--home-dir", "/nonexistent",
+                                                     "--shell", "/usr/sbin/nologin", "--user-group", serviceUser])
+        let id = try PAMEnvironment.run("/usr/bin/id", ["-u", serviceUser])
+        serviceUID = try #require(UInt32(id.stdout.trimmingCharacters(in: .whitespacesAndNewlines)))
+        try start()
+    }
+
+    deinit {
+        _ = stop()
+        _ = try? PAMEnvironment.run("/usr/sbin/userdel", ["--force", serviceUser], check: false)
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Starts the keeper and waits until it serves.
+    func start() throws {
+        let process = Process()
+        process.executableURL = try HelperRunner.binary("keychaind")
+        process.arguments = ["--system", "--service-user", serviceUser, "--state-directory", stateFolder.path,
+                             "--socket", socket, "--policy-folder", policyFolder.path, "--log-level", "debug"]
+        process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
+        if !FileManager.default.fileExists(atPath: logURL.path) { _ = FileManager.default.createFile(atPath: logURL.path, contents: nil) }
+        let log = try FileHandle(forWritingTo: logURL)
+        log.seekToEndOfFile()
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        let before = self.log.components(separatedBy: "serving the system keeper").count
+        try process.run()
+        try log.close()
+        daemon = process
+        let deadline = Date().addingTimeInterval(30)
+        while self.log.components(separatedBy: "serving the system keeper").count == before {
+            try #require(process.isRunning, "keychaind --system stopped: \(self.log)")
+            try #require(Date() < deadline, "keychaind --system did not start: \(self.log)")
+            usleep(20_000)
+        }
+    }
+
+    /// Stops the keeper (SIGTERM) and returns its exit status.
+    @discardableResult
+    func stop() -> Int32? {
+        guard let daemon, daemon.isRunning else { return nil }
+        daemon.terminate()
+        daemon.waitUntilExit()
+        self.daemon = nil
+        return daemon.terminationStatus
+    }
+
+    var processID: Int32 { daemon?.processIdentifier ?? 0 }
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    /// The files the keeper keeps for `uid`.
+    func keychain(ofUser uid: UInt32) -> URL { stateFolder.appendingPathComponent("users/\(uid)/login.keychain-db") }
+    func deviceKey(ofUser uid: UInt32) -> URL { stateFolder.appendingPathComponent("users/\(uid)/device-key") }
+
+    /// The SecItem test client (Tests/ServedClient), served by this keeper, as the bed's user.
+    func client(_ bed: PAMTestBed, _ arguments: [String], environment: [String] = []) throws -> SessionStep {
+        SessionStep(arguments: ["/usr/bin/env", "SWIFT_KEYCHAIN_KEEPER=\(socket)"] + environment
+                        + [try HelperRunner.binary("keychain-served-client").path] + arguments, asUser: true)
+    }
+
+    /// A built program of this package, served by this keeper, as the bed's user.
+    func served(_ bed: PAMTestBed, _ program: String, _ arguments: [String] = []) throws -> SessionStep {
+        SessionStep(arguments: ["/usr/bin/env", "SWIFT_KEYCHAIN_KEEPER=\(socket)", try HelperRunner.binary(program).path] + arguments,
+                    asUser: true)
+    }
+}

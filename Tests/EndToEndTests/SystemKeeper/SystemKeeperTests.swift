@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `keychaind --system`, the machine's keeper (docs/design-notes.md, "The system keeper"): it
+/// runs as a user of its own and keeps each user's keychain and device key in a folder only it
+/// can enter, so a process of the user (or an app given the user's home folder) can read
+/// neither, nor the keeper's memory; users served by one keeper are kept apart; and a login
+/// hands the password to it through pam_keychain.so, run as root, which only root may do for
+/// another user. Real parts: keychaind as root dropping to a user made here, test users with
+/// real passwords, pamtester with pam_unix, the served SecItem client and the seed programs.
+@Suite("The system keeper", .serialized,
+       .enabled(if: PAMEnvironment.enabled, "the system keeper's tests need root and the PAM tools: \(PAMEnvironment.missing ?? "")"))
+struct SystemKeeperTests {
+    @Test("Each user's keychain is served from a folder the user cannot reach, and users are kept apart")
+    func keychainsAreOutOfTheUsersReach() throws {
+        let keeper = try SystemKeeperBed()
+        let ann = try PAMTestBed(), bob = try PAMTestBed()
+        let stored = try ann.runSession([
+            try keeper.client(ann, ["add", "mail", "ann", "secret-of-ann"]),
+            try keeper.client(ann, ["find", "mail", "ann"]),
+            // What the caller claims for itself grants nothing.
+            try keeper.client(ann, ["find", "mail", "ann", "swift-keychain.shared"], environment: ["SWIFT_KEYCHAIN_ACCESS_GROUPS=other"]),
+        ])
+        #expect(stored.map(\.stdout) == ["ok\n", "found secret-of-ann\n", "found secret-of-ann\n"], "\(stored)\n\(keeper.log)")
+        let other = try bob.runSession([
+            try keeper.client(bob, ["find", "mail", "ann"]),
+            try keeper.client(bob, ["add", "mail", "bob", "secret-of-bob"]),
+            try keeper.client(bob, ["services"]),
+        ])
+        #expect(other.map(\.stdout) == ["status -25300\n", "ok\n", "services mail\n"], "\(other)")
+        #expect(try ann.runSession([try keeper.client(ann, ["find", "mail", "bob"])])[0].stdout == "status -25300\n")
+
+        // The files: the keeper's, in folders only it may enter; nothing in the user's home.
+        for bed in [ann, bob] {
+            let keychain = keeper.keychain(ofUser: bed.uid)
+            var info = stat()
+            try #require(stat(keychain.path, &info) == 0, "\(keychain.path) is missing: \(keeper.log)")
+            #expect(info.st_uid == keeper.serviceUID && info.st_mode & 0o077 == 0)
+            try #require(stat(keychain.deletingLastPathComponent().path, &info) == 0)
+            #expect(info.st_uid == keeper.serviceUID && info.st_mode & 0o7777 == 0o700)
+            #expect(!FileManager.default.fileExists(atPath: bed.loginKeychain.path))
+        }
+
+        // As the user: neither file opens, the keeper's memory cannot be read and it cannot be
+        // traced (it runs as another user and is not dumpable).
+        let pid = keeper.processID
+        let probe = """
+        import ctypes, sys
+        results = []
+        for path in sys.argv[1:]:
+            try:
+                open(path, 'rb').read(1); results.append('read')
+            except PermissionError:
+                results.append('denied')
+            except OSError as error:
+                results.append('error %d' % error.errno)
+        libc = ctypes.CDLL(None, use_errno=True)
+        attached = libc.ptrace(16, \(pid), None, None)  # PTRACE_ATTACH
+        results.append('attached' if attached == 0 else 'ptrace errno %d' % ctypes.get_errno())
+        print(' '.join(results))
+        """
+        let attempt = try ann.runSession([
+            SessionStep(arguments: ["/usr/bin/python3", "-c", probe, keeper.keychain(ofUser: ann.uid).path,
+                                    keeper.deviceKey(ofUser: ann.uid).path, "/proc/\(pid)/mem", "/proc/\(pid)/environ"],
+                        asUser: true),
+        ])
+        #expect(attempt[0].stdout == "denied denied denied denied ptrace errno 1\n", "\(attempt)")
+        #expect(!keeper.log.contains("secret-of-"), "no secret reaches the keeper's log")
+    }
+
+    @Test("The seed programs run served by the system keeper, unchanged")
+    func seedProgramsRunServed() throws {
+        let keeper = try SystemKeeperBed()
+        let ann = try PAMTestBed()
+        let results = try ann.runSession([try keeper.served(ann, "seed-keychain-manager"), try keeper.served(ann, "seed-internet-password")])
+        #expect(results[0].status == 0 && results[0].stdout.contains("取得したパスワード: yourSecurePassword"), "\(results[0])\n\(keeper.log)")
+        #expect(results[1].status == 0, "\(results[1])")
+        #expect(FileManager.default.fileExists(atPath: keeper.keychain(ofUser: ann.uid).path))
+        #expect(!FileManager.default.fileExists(atPath: ann.loginKeychain.path), "the program never opened a file of its own")
+    }
+
+    @Test("A login hands the password to the keeper: it creates, locks at the keeper's restart, unlocks again, and follows a password change")
+    func loginHandsThePasswordOver() throws {
+        let keeper = try SystemKeeperBed()
+        let ann = try PAMTestBed(options: "auto_create keeper=\(keeper.socket)")
+        let first = try ann.runSession([
+            ann.pamtester(["authenticate", "open_session"], stdin: ann.password + "\n"),
+            try keeper.client(ann, ["add", "mail", "ann", "secret-of-ann"]),
+            try keeper.client(ann, ["find", "mail", "ann"]),
+        ])
+        #expect(first.map(\.stdout).suffix(2) == ["ok\n", "found secret-of-ann\n"], "\(first)\n\(keeper.log)")
+        let log = ann.log.drain()
+        #expect(log.contains { $0.contains("created the login keychain of user \(ann.uid) in the keeper") }, "\(log)")
+        #expect(!log.joined().contains(ann.password))
+
+        // The unlock lives in the keeper: restarted, it holds the keychain locked until the next login.
+        keeper.stop()
+        try keeper.start()
+        let locked = try ann.runSession([try keeper.client(ann, ["find", "mail", "ann"])])
+        #expect(locked[0].stdout == "status -25308\n", "\(locked)")
+        let again = try ann.runSession([
+            ann.pamtester(["authenticate", "open_session"], stdin: ann.password + "\n"),
+            try keeper.client(ann, ["find", "mail", "ann"]),
+        ])
+        #expect(again[1].stdout == "found secret-of-ann\n", "\(again)\n\(ann.log.drain())")
+
+        // A password change re-keys it; the next login, with the new password, unlocks it.
+        let newPassword = "Changed-\(UUID().uuidString.suffix(12))"
+        let change = try ann.runSession([
+            ann.pamtester(["chauthtok(PAM_CHANGE_EXPIRED_AUTHTOK)"], stdin: "\(ann.password)\n\(newPassword)\n\(newPassword)\n"),
+        ])
+        #expect(change[0].status == 0, "\(change)")
+        #expect(ann.log.drain().contains { $0.contains("changed the password of user \(ann.uid)'s login keychain in the keeper") })
+        keeper.stop()
+        try keeper.start()
+        let afterChange = try ann.runSession([
+            ann.pamtester(["authenticate", "open_session"], stdin: newPassword + "\n"),
+            try keeper.client(ann, ["find", "mail", "ann"]),
+        ])
+        #expect(afterChange[1].stdout == "found secret-of-ann\n", "\(afterChange)\n\(ann.log.drain())")
+        #expect(!keeper.log.contains(ann.password) && !keeper.log.contains(newPassword))
+    }
+
+    /// The attack: a process of another user (or of the user itself, for someone else) hands the
+    /// keeper a password for a user it is not, hoping to unlock that user's keychain. Only root
+    /// may name another user.
+    @Test("Only root hands the keeper another user's password")
+    func onlyRootUnlocksForAnotherUser() throws {
+        let keeper = try SystemKeeperBed()
+        let ann = try PAMTestBed(options: "auto_create keeper=\(keeper.socket)")
+        let bob = try PAMTestBed()
+        let created = try ann.runSession([
+            ann.pamtester(["authenticate", "open_session"], stdin: ann.password + "\n"),
+            try keeper.client(ann, ["add", "mail", "ann", "secret-of-ann"]),
+        ])
+        try #require(created[1].stdout == "ok\n", "\(created)\n\(keeper.log)")
+        keeper.stop()
+        try keeper.start()
+
+        let helper = try PAMEnvironment.helper.get().path
+        let handOver = ["unlock", "--keeper", keeper.socket, "--user", String(ann.uid)]
+        // Bob, even with Ann's right password, is refused, and Ann's keychain stays locked.
+        let byBob = try bob.runSession([SessionStep(arguments: [helper] + handOver, stdin: ann.password + "\0", asUser: true)])
+        #expect(byBob[0].status == 1 && byBob[0].stderr.contains("refused"), "\(byBob)")
+        #expect(try ann.runSession([try keeper.client(ann, ["find", "mail", "ann"])])[0].stdout == "status -25308\n")
+        #expect(keeper.log.contains("refused a keychain call"), "\(keeper.log)")
+
+        // Root with a wrong password is told so; with the right one, it unlocks Ann's keychain.
+        let wrong = try PAMEnvironment.run(helper, handOver, stdin: "not-the-password\0", check: false)
+        #expect(wrong.status == 4, "\(wrong)")
+        let byRoot = try PAMEnvironment.run(helper, handOver, stdin: ann.password + "\0", check: false)
+        #expect(byRoot.status == 0, "\(byRoot)")
+        #expect(try ann.runSession([try keeper.client(ann, ["find", "mail", "ann"])])[0].stdout == "found secret-of-ann\n")
+        // Ann herself may hand over her own.
+        keeper.stop()
+        try keeper.start()
+        let byAnn = try ann.runSession([
+            SessionStep(arguments: [helper] + handOver, stdin: ann.password + "\0", asUser: true),
+            try keeper.client(ann, ["find", "mail", "ann"]),
+        ])
+        #expect(byAnn[0].status == 0 && byAnn[1].stdout == "found secret-of-ann\n", "\(byAnn)")
+    }
+}
