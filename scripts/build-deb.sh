@@ -14,6 +14,8 @@
 #   /usr/share/bash-completion/completions/keychainctl, /usr/share/zsh/vendor-completions/_keychainctl,
 #   /usr/share/fish/vendor_completions.d/keychainctl.fish
 #   /usr/lib/systemd/user/keychaind.service                 (keychaind's systemd --user unit; not enabled)
+#   /usr/lib/systemd/system/swift-keychain-keeper.service   (the system keeper, keychaind --system; not
+#       enabled), and the postinst makes the swift-keychain system user it becomes
 #   /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service
 #       keychaind's D-Bus activation file, kept out of /usr/share/dbus-1/services because
 #       gnome-keyring's package owns that name there (docs/secret-service.md says how to use it)
@@ -137,7 +139,9 @@ substitute() { sed -e "s|@KEYCHAIND@|/usr/bin/keychaind|g" -e "s|@KEYCHAINCTL@|/
 substitute dist/systemd/keychaind.service.in > "$substituted/keychaind.service"
 substitute dist/dbus/org.freedesktop.secrets.service.in > "$substituted/secrets.service"
 substitute dist/systemd/keychain-unlock.service.in > "$substituted/keychain-unlock.service"
+substitute dist/systemd/swift-keychain-keeper.service.in > "$substituted/swift-keychain-keeper.service"
 put 0644 "$substituted/keychaind.service" /usr/lib/systemd/user/keychaind.service
+put 0644 "$substituted/swift-keychain-keeper.service" /usr/lib/systemd/system/swift-keychain-keeper.service
 put 0644 "$substituted/secrets.service" /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service
 put 0644 "$substituted/keychain-unlock.service" /usr/share/doc/swift-keychain/examples/keychain-unlock.service
 rm -rf "$substituted"
@@ -228,6 +232,17 @@ Description: Apple's Keychain Services for Linux: keychainctl, keychaind and cre
  keychaind serves them as the freedesktop Secret Service; git-credential-keychain
  and docker-credential-keychain keep git's and docker's credentials in them.
 CONTROL
+
+# The system keeper's user (keychaind --system becomes it); kept on removal, as Debian keeps the
+# users of removed packages (their files may still be on the disk).
+cat > "$stage/DEBIAN/postinst" <<'POSTINST'
+#!/bin/sh
+set -e
+if [ "$1" = configure ] && ! getent passwd swift-keychain >/dev/null; then
+    useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group swift-keychain
+fi
+POSTINST
+chmod 0755 "$stage/DEBIAN/postinst"
 
 mkdir -p "$output"
 deb="$output/swift-keychain_${version}_${arch}.deb"

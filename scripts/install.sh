@@ -19,6 +19,9 @@
 #       run as root, share/swift-keychain/dbus-1/ instead, so that no user's session bus starts
 #       keychaind unasked: the script then says how to put it in place)
 #   share/systemd/user/keychaind.service                     (keychaind's systemd --user unit)
+#   lib/systemd/system/swift-keychain-keeper.service         (the system keeper's unit; as root only,
+#       and not enabled; the script also makes the swift-keychain system user it runs as, which
+#       --uninstall leaves, as Debian leaves the users of removed packages)
 #   libexec/swift-keychain/keychain-pam-helper (mode 0711), lib/security/pam_keychain.so
 #       (the PAM module, built by scripts/build-pam-module.sh for this prefix's helper; skipped with
 #       a warning without libpam's headers; /etc/pam.d is never edited: see docs/pam.md)
@@ -248,6 +251,14 @@ else
 fi
 put_output "$activation" substitute dist/dbus/org.freedesktop.secrets.service.in
 put_output "$data/systemd/user/keychaind.service" substitute dist/systemd/keychaind.service.in
+# The system keeper (keychaind --system) runs as a user of its own, which only root can make.
+if [ "$(id -u)" -eq 0 ]; then
+    put_output "$prefix/lib/systemd/system/swift-keychain-keeper.service" substitute dist/systemd/swift-keychain-keeper.service.in
+    if ! getent passwd swift-keychain >/dev/null; then
+        useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group swift-keychain
+        echo "created the system user swift-keychain (the system keeper's)"
+    fi
+fi
 
 # The manifest: every entry once, the order of first installation kept.
 record_folders "$manifest"

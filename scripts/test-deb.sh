@@ -56,6 +56,7 @@ printf 'https://registry.deb.example' | "${clean_env[@]}" docker-credential-keyc
     || fail "the installed docker-credential-keychain does not find what it stored"
 for path in /usr/share/man/man1/keychainctl.1.gz /usr/share/bash-completion/completions/keychainctl \
             /usr/lib/systemd/user/keychaind.service /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service \
+            /usr/lib/systemd/system/swift-keychain-keeper.service \
             /usr/share/doc/swift-keychain/examples/keychain-unlock.service /usr/share/doc/swift-keychain/copyright; do
     [ -f "$path" ] || fail "$path was not installed"
 done
@@ -85,6 +86,26 @@ else
     echo "test-deb.sh: the package has no PAM module"
 fi
 grep -q '^ExecStart=/usr/bin/keychaind' /usr/lib/systemd/user/keychaind.service || fail "keychaind.service does not run /usr/bin/keychaind"
+# The system keeper: its unit, its user (made by the package), and the installed keychaind serving
+# a SecItem program (git's helper, run with SWIFT_KEYCHAIN_KEEPER=system) from its own folder.
+grep -q '^ExecStart=/usr/bin/keychaind --system$' /usr/lib/systemd/system/swift-keychain-keeper.service \
+    || fail "swift-keychain-keeper.service does not run /usr/bin/keychaind --system"
+getent passwd swift-keychain >/dev/null || fail "the package did not make the swift-keychain user"
+keeper_state=$(mktemp -d)
+chmod 0755 "$keeper_state"  # the keeper, once its own user, must reach its state folder inside
+keeper_socket="$keeper_state/run/keeper"
+/usr/bin/keychaind --system --state-directory "$keeper_state/state" --socket "$keeper_socket" 2>"$keeper_state/log" &
+keeper_pid=$!
+for _ in $(seq 100); do [ -S "$keeper_socket" ] && break; sleep 0.1; done
+[ -S "$keeper_socket" ] || fail "keychaind --system did not start: $(cat "$keeper_state/log")"
+printf 'protocol=https\nhost=keeper.example\nusername=dan\npassword=kept\n\n' \
+    | "${clean_env[@]}" SWIFT_KEYCHAIN_KEEPER="$keeper_socket" git-credential-keychain store
+[ "$(printf 'protocol=https\nhost=keeper.example\n\n' | "${clean_env[@]}" SWIFT_KEYCHAIN_KEEPER="$keeper_socket" git-credential-keychain get \
+    | grep '^password=')" = password=kept ] || fail "the system keeper did not serve git's helper: $(cat "$keeper_state/log")"
+[ "$(stat -c %U "$keeper_state/state/users/0/login.keychain-db")" = swift-keychain ] \
+    || fail "the system keeper's keychain is not its user's"
+kill "$keeper_pid"; wait "$keeper_pid" || true
+rm -rf "$keeper_state"
 rm -rf "$home"
 
 dpkg -r swift-keychain

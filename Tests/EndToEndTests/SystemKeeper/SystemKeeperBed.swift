@@ -91,4 +91,22 @@ final class SystemKeeperBed {
         SessionStep(arguments: ["/usr/bin/env", "SWIFT_KEYCHAIN_KEEPER=\(socket)", try HelperRunner.binary(program).path] + arguments,
                     asUser: true)
     }
+
+    /// The served client as the Flatpak app `appID`, run by the bed's user in a bubblewrap root
+    /// with a written `/.flatpak-info`, the user's whole home folder bound in read-write (as
+    /// Flatpak's `--filesystem=home` gives it) and the keeper's socket folder.
+    func client(_ bed: PAMTestBed, app appID: String, _ arguments: [String]) throws -> SessionStep {
+        let info = bed.publicFolder.appendingPathComponent("flatpak-info-\(appID)")
+        try "[Application]\nname=\(appID)\n\n[Instance]\ninstance-id=1\n".write(to: info, atomically: true, encoding: .utf8)
+        chmod(info.path, 0o644)
+        let client = try HelperRunner.binary("keychain-served-client").resolvingSymlinksInPath().path
+        let socketFolder = (socket as NSString).deletingLastPathComponent
+        var root = ["--tmpfs", "/", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
+                    "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64", "--symlink", "usr/bin", "/bin",
+                    "--proc", "/proc", "--dev", "/dev", "--bind", bed.home.path, bed.home.path,
+                    "--ro-bind", info.path, "/.flatpak-info", "--bind", socketFolder, socketFolder, "--ro-bind", client, client]
+        if FileManager.default.fileExists(atPath: "/opt/swift") { root += ["--ro-bind", "/opt/swift", "/opt/swift"] }
+        return SessionStep(arguments: ["/usr/bin/bwrap"] + root + ["--setenv", "SWIFT_KEYCHAIN_KEEPER", socket, "--", client] + arguments,
+                           asUser: true)
+    }
 }

@@ -71,6 +71,27 @@ struct SystemKeeperTests {
         #expect(!keeper.log.contains("secret-of-"), "no secret reaches the keeper's log")
     }
 
+    /// Many sandboxed apps are given the home folder. A keeper whose files sit there gives them
+    /// everything; the system keeper's do not, so such an app has its own group and nothing else.
+    @Test("A sandboxed app given the user's whole home folder gets only its own items")
+    func anAppWithTheHomeFolderGetsOnlyItsOwn() throws {
+        let keeper = try SystemKeeperBed()
+        let ann = try PAMTestBed()
+        let app = "org.example.Notes"
+        let results = try ann.runSession([
+            try keeper.client(ann, ["add", "mail", "ann", "secret-of-ann"]),
+            try keeper.client(ann, app: app, ["find", "mail", "ann"]),
+            try keeper.client(ann, app: app, ["find", "mail", "ann", "swift-keychain.shared"]),
+            try keeper.client(ann, app: app, ["add", "notes", "ann", "secret-of-notes"]),
+            try keeper.client(ann, app: app, ["find", "notes", "ann"]),
+            try keeper.client(ann, ["find", "notes", "ann"]),
+            // Everything the app can reach of the user's files: no keychain and no device key.
+            SessionStep(arguments: ["/usr/bin/find", ann.home.path, "-name", "*keychain*", "-o", "-name", "device-key"], asUser: true),
+        ])
+        #expect(results.map(\.stdout) == ["ok\n", "status -25300\n", "status -34018\n", "ok\n", "found secret-of-notes\n",
+                                          "status -25300\n", ""], "\(results)\n\(keeper.log)")
+    }
+
     @Test("The seed programs run served by the system keeper, unchanged")
     func seedProgramsRunServed() throws {
         let keeper = try SystemKeeperBed()
