@@ -10,6 +10,25 @@ package protocol KeeperKeychains: Sendable {
     /// this keeper serves no keychain of that user. With `create`, a missing one is made
     /// (created on first use, as an embedded process creates its default keychain).
     func keychain(forUser uid: UInt32, create: Bool) throws(KeychainStoreError) -> KeychainFile?
+
+    /// Takes in user `uid`'s keychain, moved from a file of theirs (``KeychainFile/install(_:at:deviceKeyURL:)``);
+    /// `errSecDuplicateKeychain` when this keeper already holds one for them.
+    func adopt(_ moved: MovedKeychain, forUser uid: UInt32) throws(KeychainStoreError)
+    /// User `uid`'s keychain image and device key, to move out; nil when there is none.
+    func release(forUser uid: UInt32) throws(KeychainStoreError) -> MovedKeychain?
+    /// Deletes user `uid`'s keychain and device key; false when there was none.
+    func forget(forUser uid: UInt32) throws(KeychainStoreError) -> Bool
+}
+
+extension KeeperKeychains {
+    /// A keeper that holds the user's own file has nothing to move.
+    package func adopt(_ moved: MovedKeychain, forUser uid: UInt32) throws(KeychainStoreError) { throw Self.holdsTheFile }
+    package func release(forUser uid: UInt32) throws(KeychainStoreError) -> MovedKeychain? { throw Self.holdsTheFile }
+    package func forget(forUser uid: UInt32) throws(KeychainStoreError) -> Bool { throw Self.holdsTheFile }
+
+    private static var holdsTheFile: KeychainStoreError {
+        KeychainStoreError(status: SecStatus.unimplemented, reason: "this keeper serves the user's own keychain file: there is nothing to move")
+    }
 }
 
 /// A user's keeper (`keychaind --keeper`): the one login keychain it holds, for its own user.
@@ -54,15 +73,51 @@ package final class SystemKeychains: KeeperKeychains {
             if let file = opened[uid] { return file }
             let layout = layout(forUser: uid)
             guard create || FileManager.default.fileExists(atPath: layout.keychain.path) else { return nil }
-            for folder in [layout.folder.deletingLastPathComponent(), layout.folder] {
-                if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
-                    throw KeychainStoreError(status: SecStatus.notAvailable, reason: "cannot create \(folder.path): \(String(cString: strerror(errno)))")
-                }
-            }
+            try Self.makeFolders(layout)
             let deviceKey = try DeviceKey.load(from: layout.deviceKey, create: true)
             let file = try KeychainFile.open(at: layout.keychain, deviceKey: deviceKey, create: true)
             opened[uid] = file
             return file
+        }
+    }
+
+    package func adopt(_ moved: MovedKeychain, forUser uid: UInt32) throws(KeychainStoreError) {
+        try opened.withLock { opened throws(KeychainStoreError) in
+            let layout = layout(forUser: uid)
+            // One it holds already (even one a served call created) is never overwritten.
+            guard opened[uid] == nil, !FileManager.default.fileExists(atPath: layout.keychain.path) else {
+                throw KeychainStoreError(status: SecStatus.duplicateKeychain, reason: "the keeper already holds a keychain for this user")
+            }
+            try Self.makeFolders(layout)
+            // A device key or sync state left behind by a keychain moved out earlier is not this one's.
+            unlink(layout.deviceKey.path)
+            unlink(KeychainPaths.syncState(forKeychain: layout.keychain).path)
+            opened[uid] = try KeychainFile.install(moved, at: layout.keychain, deviceKeyURL: layout.deviceKey)
+        }
+    }
+
+    package func release(forUser uid: UInt32) throws(KeychainStoreError) -> MovedKeychain? {
+        guard let file = try keychain(forUser: uid, create: false) else { return nil }
+        let layout = layout(forUser: uid)
+        return try MovedKeychain.read(file, at: layout.keychain, deviceKeyURL: layout.deviceKey)
+    }
+
+    package func forget(forUser uid: UInt32) throws(KeychainStoreError) -> Bool {
+        opened.withLock { opened in
+            let layout = layout(forUser: uid)
+            guard opened.removeValue(forKey: uid) != nil || FileManager.default.fileExists(atPath: layout.keychain.path) else { return false }
+            for suffix in ["", "-wal", "-shm"] { unlink(layout.keychain.path + suffix) }
+            unlink(layout.deviceKey.path)
+            unlink(KeychainPaths.syncState(forKeychain: layout.keychain).path)
+            return true
+        }
+    }
+
+    private static func makeFolders(_ layout: Layout) throws(KeychainStoreError) {
+        for folder in [layout.folder.deletingLastPathComponent(), layout.folder] {
+            if mkdir(folder.path, 0o700) != 0 && errno != EEXIST {
+                throw KeychainStoreError(status: SecStatus.notAvailable, reason: "cannot create \(folder.path): \(String(cString: strerror(errno)))")
+            }
         }
     }
 }

@@ -107,8 +107,8 @@ package final class KeeperServer: Sendable {
         case .malformed:
             return (KeeperRequestHandler.refusal(status: errSecDecode), true)
         case .keychainCall(let call):
-            let (status, outcome) = run(call, for: caller)
-            return (KeeperKeychainCall.answer(status: status, outcome: outcome), false)
+            let (status, reply) = run(call, for: caller)
+            return (KeeperKeychainCall.answer(status: status, reply: reply), false)
         case .itemCall:
             do throws(KeychainStoreError) {
                 guard let file = try keychains.keychain(forUser: caller.userID, create: true) else {
@@ -122,8 +122,9 @@ package final class KeeperServer: Sendable {
         }
     }
 
-    /// Unlocks or re-keys a keychain, as `pam_keychain.so` asks at a login or a password change.
-    func run(_ call: KeeperKeychainCall, for caller: CallerIdentity) -> (OSStatus, KeeperKeychainCall.Outcome?) {
+    /// Unlocks or re-keys a keychain, as `pam_keychain.so` asks at a login or a password change,
+    /// or moves the caller's in or out.
+    func run(_ call: KeeperKeychainCall, for caller: CallerIdentity) -> (OSStatus, KeeperKeychainCall.Reply?) {
         guard let user = call.target(callerUserID: caller.userID, callerIsSandboxed: caller.isSandboxed) else {
             logger.notice("keeper: refused a keychain call", metadata: [
                 "caller": "\(caller.userID)", "process": "\(caller.processID)", "for": "\(call.user.map(String.init) ?? "itself")",
@@ -140,21 +141,32 @@ package final class KeeperServer: Sendable {
                 if !existed {
                     try file.setPassword(password, currentPassword: nil)
                     logger.info("keeper: created a user's keychain with the login password", metadata: ["user": "\(user)"])
-                    return (errSecSuccess, .created)
+                    return (errSecSuccess, .init(.created))
                 }
-                guard file.hasPassword else { return (errSecSuccess, .hasNoPassword) }
+                guard file.hasPassword else { return (errSecSuccess, .init(.hasNoPassword)) }
                 // In the keeper's own session keyring (a new one, ``SystemKeeperProcess``): the
                 // unlock ends when the keeper does; class C keys stay until reboot, as after a
                 // first unlock.
                 try file.unlock(password: password, scope: .thisSession)
                 logger.info("keeper: unlocked a user's keychain", metadata: ["user": "\(user)"])
-                return (errSecSuccess, .unlocked)
+                return (errSecSuccess, .init(.unlocked))
             case .changePassword(_, let old, let new):
                 guard let file = try keychains.keychain(forUser: user, create: false) else { return (errSecNoSuchKeychain, nil) }
-                guard file.hasPassword else { return (errSecSuccess, .hasNoPassword) }
+                guard file.hasPassword else { return (errSecSuccess, .init(.hasNoPassword)) }
                 try file.setPassword(new, currentPassword: old)
                 logger.info("keeper: changed the password of a user's keychain", metadata: ["user": "\(user)"])
-                return (errSecSuccess, .passwordChanged)
+                return (errSecSuccess, .init(.passwordChanged))
+            case .adopt(let moved):
+                try keychains.adopt(moved, forUser: user)
+                logger.info("keeper: took in a user's keychain", metadata: ["user": "\(user)"])
+                return (errSecSuccess, .init(.adopted))
+            case .release:
+                guard let moved = try keychains.release(forUser: user) else { return (errSecNoSuchKeychain, nil) }
+                return (errSecSuccess, .init(.released, moved: moved))
+            case .forget:
+                guard try keychains.forget(forUser: user) else { return (errSecNoSuchKeychain, nil) }
+                logger.info("keeper: deleted a user's keychain, moved out", metadata: ["user": "\(user)"])
+                return (errSecSuccess, .init(.forgotten))
             }
         } catch {
             logger.notice("keeper: a keychain call failed", metadata: ["user": "\(user)", "status": "\(error.status)"])

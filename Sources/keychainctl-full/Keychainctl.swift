@@ -42,6 +42,7 @@ struct Keychainctl: ParsableCommand {
             FindCertificate.self, FindIdentity.self, DeleteCertificate.self, DeleteIdentity.self,
             Sync.self,
             ListAccessRules.self, GrantAccess.self, RevokeAccess.self,
+            MoveKeychainToKeeper.self, MoveKeychainFromKeeper.self,
         ])
 
     static var exitCodeTable: String {

@@ -184,4 +184,67 @@ struct SystemKeeperTests {
         ])
         #expect(byAnn[0].status == 0 && byAnn[1].stdout == "found secret-of-ann\n", "\(byAnn)")
     }
+
+    /// `keychainctl move-keychain-to-keeper` and `move-keychain-from-keeper`: the file travels
+    /// whole, so the items and the password come along; a keeper that already holds one, or a
+    /// file already at home, refuses and loses nothing.
+    @Test("An embedded login keychain moves into the keeper and back out, whole")
+    func aKeychainMovesInAndOut() throws {
+        let keeper = try SystemKeeperBed()
+        let ann = try PAMTestBed(options: "keeper=\(keeper.socket)")
+        try ann.createLoginKeychain()
+        let home = ann.loginKeychain.path
+        // The sync state beside it travels as it is (sealed under the device key, opaque to the move).
+        let syncState = "sync-state-\(UUID().uuidString)"
+        let keeperSyncState = keeper.keychain(ofUser: ann.uid).path + ".sync"
+        let moveIn = ann.keychainctl(["move-keychain-to-keeper", "--keeper", keeper.socket])
+        let moved = try ann.runSession([
+            SessionStep(arguments: ["/bin/sh", "-c", "umask 077; printf %s \"$1\" > \"$2\"", "sh", syncState, home + ".sync"], asUser: true),
+            moveIn,
+            // Locked, as it was; a login hands the keeper its password, which is still the same.
+            try keeper.client(ann, ["find", "pam-test", "alice"]),
+            ann.pamtester(["authenticate", "open_session"], stdin: ann.password + "\n"),
+            try keeper.client(ann, ["find", "pam-test", "alice"]),
+        ])
+        #expect(moved[1].status == 0 && moved[1].stdout.contains("moved"), "\(moved[1])\n\(keeper.log)")
+        #expect(moved[2].stdout == "status -25308\n" && moved[4].stdout == "found item-secret\n", "\(moved)\n\(keeper.log)")
+        #expect(!FileManager.default.fileExists(atPath: home) && !FileManager.default.fileExists(atPath: home + ".sync"),
+                "the readable copy at home is gone")
+        #expect((try? String(contentsOfFile: keeperSyncState, encoding: .utf8)) == syncState)
+        #expect(FileManager.default.fileExists(atPath: keeper.keychain(ofUser: ann.uid).path))
+
+        // A second keychain does not replace the one the keeper holds, and stays where it is.
+        let refused = try ann.runSession([
+            ann.keychainctl(["create-keychain", "-P", "login"], stdin: "another-password\n"),
+            moveIn,
+            ann.keychainctl(["delete-keychain", "login"]),
+        ])
+        #expect(refused[1].status == 48 && refused[1].stderr.contains("move that one out first"), "errSecDuplicateKeychain: \(refused)")
+        #expect(refused[2].status == 0, "the second keychain stayed at home: \(refused[2])")
+        #expect(try ann.runSession([try keeper.client(ann, ["find", "pam-test", "alice"])])[0].stdout == "found item-secret\n")
+
+        // Out again: the file at home, the keeper's copy gone, the items and the password as they were.
+        let moveOut = ann.keychainctl(["move-keychain-from-keeper", "--keeper", keeper.socket])
+        let out = try ann.runSession([moveOut])
+        #expect(out[0].status == 0, "\(out[0])\n\(keeper.log)")
+        #expect(!FileManager.default.fileExists(atPath: keeper.keychain(ofUser: ann.uid).path), "the keeper's copy is deleted")
+        #expect(!FileManager.default.fileExists(atPath: keeper.deviceKey(ofUser: ann.uid).path))
+        #expect(!FileManager.default.fileExists(atPath: keeperSyncState))
+        #expect((try? String(contentsOfFile: home + ".sync", encoding: .utf8)) == syncState)
+        let after = try ann.runSession([
+            ann.keychainctl(["unlock-keychain", "--password-fd", "-"], stdin: ann.password + "\n"),
+            ann.keychainctl(["find-generic-password", "-s", "pam-test", "-a", "alice", "-w"]),
+            try ann.worker(["read", "late"]),
+            // The keeper holds nothing of it now (a served call starts an empty keychain there).
+            try keeper.client(ann, ["find", "pam-test", "alice"]),
+            // The file at home is not overwritten by a keychain moved out.
+            moveOut,
+        ])
+        #expect(after[0].status == 0 && after[1].stdout == "item-secret\n", "\(after)")
+        #expect(after[2].stdout == "status 0\nvalue late-secret\n", "\(after[2])")
+        #expect(after[3].stdout == "status -25300\n", "\(after[3])")
+        #expect(after[4].status != 0 && after[4].stderr.contains("already"), "\(after[4])")
+        #expect(FileManager.default.fileExists(atPath: home))
+        #expect(!keeper.log.contains("item-secret") && !keeper.log.contains(ann.password))
+    }
 }

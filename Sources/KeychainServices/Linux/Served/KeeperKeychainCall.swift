@@ -1,16 +1,19 @@
 #if !KEYCHAIN_USE_SYSTEM_FRAMEWORKS
 import Foundation
 import KeychainSockets
+package import KeychainStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A call on a served keychain itself rather than on its items: what `pam_keychain.so` hands
 /// the system keeper at a login and at a password change (docs/pam.md, "With the system
-/// keeper"), and what a program of the user may ask of its own keychain.
+/// keeper"), what a program of the user may ask of its own keychain, and the steps of moving a
+/// keychain into a keeper and out again (`keychainctl move-keychain-to-keeper`).
 ///
 /// `user` names whose keychain; nil is the caller's own. The keeper runs a call on another
-/// user's keychain only for root (`SO_PEERCRED` uid 0), and never for a sandboxed caller.
+/// user's keychain only for root (`SO_PEERCRED` uid 0), and never for a sandboxed caller; the
+/// moves act on the caller's own keychain only.
 /// On the wire it is a ``KeeperCall`` whose query is a dictionary of the keys below.
 package enum KeeperKeychainCall: Sendable, Equatable {
     /// Unlocks the keychain with its password; with `create`, a user without one gets it,
@@ -18,17 +21,39 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     case unlock(user: UInt32?, password: String, create: Bool)
     /// Re-keys the keychain from its password `old` to `new`.
     case changePassword(user: UInt32?, old: String, new: String)
+    /// Takes in the caller's keychain, moved from its file. The caller must have none in the
+    /// keeper yet.
+    case adopt(MovedKeychain)
+    /// Gives the caller its keychain, to move it out; the keeper keeps its copy until ``forget``.
+    case release
+    /// Deletes the caller's keychain from the keeper, once it has been moved out.
+    case forget
 
-    /// What an unlock did, as the keeper's answer's result says it.
+    /// What the keeper did, as its answer says it.
     package enum Outcome: String, Sendable {
         case unlocked, created, hasNoPassword = "no-password", passwordChanged = "password-changed"
+        case adopted, released, forgotten
+    }
+
+    /// The keeper's answer to a keychain call: what it did and, for ``release``, the keychain.
+    package struct Reply: Sendable, Equatable {
+        package var outcome: Outcome
+        package var moved: MovedKeychain?
+
+        package init(_ outcome: Outcome, moved: MovedKeychain? = nil) {
+            self.outcome = outcome
+            self.moved = moved
+        }
     }
 
     package var user: UInt32? {
         switch self {
         case .unlock(let user, _, _), .changePassword(let user, _, _): return user
+        case .adopt, .release, .forget: return nil
         }
     }
+
+    private static let operations: [KeeperCall.Operation] = [.unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain]
 
     /// Whose keychain this is for, once the keeper has checked that the caller may ask; nil
     /// when it may not: a sandboxed caller never, another user's keychain only for root.
@@ -41,25 +66,37 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     /// Sends the call to the keeper at `socketPath` on a connection of its own and returns the
     /// keeper's status and, on success, what it did. A keeper that cannot be reached is
     /// `errSecNotAvailable`.
-    package func send(to socketPath: String) -> (status: OSStatus, outcome: Outcome?) {
+    package func send(to socketPath: String) -> (status: OSStatus, reply: Reply?) {
         guard let connection = SocketIO.connect(to: socketPath) else { return (errSecNotAvailable, nil) }
         defer { close(connection) }
         guard SocketIO.writeAll(connection, SocketIO.lengthPrefixed(call.bytes)),
-              case .message(let reply) = SocketIO.readMessage(connection, maximumLength: KeeperCall.maximumMessageLength),
-              let answer = try? KeeperAnswer.read(reply) else {
+              case .message(let message) = SocketIO.readMessage(connection, maximumLength: KeeperCall.maximumMessageLength),
+              let answer = try? KeeperAnswer.read(message) else {
             return (errSecNotAvailable, nil)
         }
-        guard case .string(let word) = answer.result else { return (answer.status, nil) }
-        return (answer.status, Outcome(rawValue: word))
+        guard case .dictionary(let entries) = answer.result else { return (answer.status, nil) }
+        var fields: [String: KeeperValue] = [:]
+        for entry in entries { if case .string(let key) = entry.key { fields[key] = entry.value } }
+        guard case .string(let word)? = fields[Key.outcome], let outcome = Outcome(rawValue: word) else { return (answer.status, nil) }
+        var reply = Reply(outcome)
+        if case .data(let image)? = fields[Key.keychain], case .data(let deviceKey)? = fields[Key.deviceKey] {
+            var syncState: Data?
+            if case .data(let bytes)? = fields[Key.syncState] { syncState = bytes }
+            reply.moved = MovedKeychain(image: image, deviceKey: deviceKey, syncState: syncState)
+        }
+        return (answer.status, reply)
     }
 
     /// The answer the keeper sends for a keychain call: its status and what it did.
-    package static func answer(status: OSStatus, outcome: Outcome?) -> [UInt8] {
-        KeeperAnswer(status: status, result: outcome.map { .string($0.rawValue) } ?? .null).bytes
+    package static func answer(status: OSStatus, reply: Reply?) -> [UInt8] {
+        guard let reply else { return KeeperAnswer(status: status, result: .null).bytes }
+        var entries = [KeeperEntry(key: .string(Key.outcome), value: .string(reply.outcome.rawValue))]
+        if let moved = reply.moved { entries += Self.entries(moved) }
+        return KeeperAnswer(status: status, result: .dictionary(entries)).bytes
     }
 
     /// What a message the keeper received is.
-    package enum Message: Sendable {
+    package enum Message: Sendable, Equatable {
         /// A SecItem call, or not a request at all: ``KeeperRequestHandler/answer(_:file:identity:authenticator:)`` answers it.
         case itemCall
         case keychainCall(KeeperKeychainCall)
@@ -80,6 +117,15 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     /// The dictionary's keys, named once.
     enum Key {
         static let user = "user", password = "password", create = "create", newPassword = "new-password"
+        static let keychain = "keychain", deviceKey = "device-key", syncState = "sync-state", outcome = "outcome"
+    }
+
+    /// A moved keychain as dictionary entries, in a call or an answer.
+    private static func entries(_ moved: MovedKeychain) -> [KeeperEntry] {
+        var entries = [KeeperEntry(key: .string(Key.keychain), value: .data(moved.image)),
+                       KeeperEntry(key: .string(Key.deviceKey), value: .data(moved.deviceKey))]
+        if let syncState = moved.syncState { entries.append(KeeperEntry(key: .string(Key.syncState), value: .data(syncState))) }
+        return entries
     }
 
     var call: KeeperCall {
@@ -97,6 +143,13 @@ package enum KeeperKeychainCall: Sendable, Equatable {
             if let user { put(Key.user, .integer(Int64(user))) }
             put(Key.password, .data(Data(old.utf8)))
             put(Key.newPassword, .data(Data(new.utf8)))
+        case .adopt(let moved):
+            operation = .adoptKeychain
+            entries += Self.entries(moved)
+        case .release:
+            operation = .releaseKeychain
+        case .forget:
+            operation = .forgetKeychain
         }
         return KeeperCall(operation: operation, query: .dictionary(entries), changes: .null, wantsResult: true)
     }
@@ -105,7 +158,7 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     /// that is malformed (a missing or mistyped key, a user id out of range, a password that is
     /// not UTF-8).
     init?(_ call: KeeperCall) throws(KeeperCallRefusal) {
-        guard call.operation == .unlockKeychain || call.operation == .changeKeychainPassword else { return nil }
+        guard Self.operations.contains(call.operation) else { return nil }
         guard case .dictionary(let entries) = call.query, call.changes == .null else { throw .malformed }
         var fields: [String: KeeperValue] = [:]
         for entry in entries {
@@ -125,12 +178,27 @@ package enum KeeperKeychainCall: Sendable, Equatable {
                   let text = String(data: bytes, encoding: .utf8), !text.isEmpty else { throw .malformed }
             return text
         }
-        let password = try text(Key.password)
-        if call.operation == .unlockKeychain {
+        func bytes(_ key: String) throws(KeeperCallRefusal) -> Data {
+            guard case .data(let bytes)? = fields.removeValue(forKey: key), !bytes.isEmpty else { throw .malformed }
+            return bytes
+        }
+        switch call.operation {
+        case .unlockKeychain:
+            let password = try text(Key.password)
             guard case .boolean(let create)? = fields.removeValue(forKey: Key.create) else { throw .malformed }
             self = .unlock(user: user, password: password, create: create)
-        } else {
-            self = .changePassword(user: user, old: password, new: try text(Key.newPassword))
+        case .changeKeychainPassword:
+            self = .changePassword(user: user, old: try text(Key.password), new: try text(Key.newPassword))
+        case .adoptKeychain:
+            guard user == nil else { throw .malformed }
+            let image = try bytes(Key.keychain), deviceKey = try bytes(Key.deviceKey)
+            let syncState = fields[Key.syncState] == nil ? nil : try bytes(Key.syncState)
+            self = .adopt(MovedKeychain(image: image, deviceKey: deviceKey, syncState: syncState))
+        case .releaseKeychain, .forgetKeychain:
+            guard user == nil else { throw .malformed }
+            self = call.operation == .releaseKeychain ? .release : .forget
+        default:
+            return nil
         }
         guard fields.isEmpty else { throw .malformed }
     }
