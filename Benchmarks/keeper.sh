@@ -7,7 +7,9 @@
 #   - the first served call minus a later one: connecting plus the keeper resolving the caller,
 #     with no rule for the client and with a rule pinning its executable by SHA-256 (the keeper
 #     then reads the executable whole);
-#   - 2 and 8 client processes doing served lookups at once: throughput ratio.
+#   - 2 and 8 client processes doing served lookups at once: throughput ratio;
+#   - `keychainctl find-generic-password -w` served against `secret-tool lookup` from the same
+#     keychaind's Secret Service, a new process each time.
 # Usage: Benchmarks/keeper.sh [--debug] [COUNT]   (release build by default)
 set -euo pipefail
 # keychaind needs a session bus: a private one for this run.
@@ -19,6 +21,8 @@ COUNT=${1:-2000}
 cd "$ROOT"
 swift build -c "$CONFIG" -Xcc -O2 --product keychaind >/dev/null
 swift build -c "$CONFIG" -Xcc -O2 --product keychain-served-client >/dev/null
+swift build -c "$CONFIG" -Xcc -O2 --product keychainctl >/dev/null
+swift build -c "$CONFIG" -Xcc -O2 --product keychainctl-full >/dev/null
 BIN=$(swift build -c "$CONFIG" --show-bin-path)
 WORK=$(mktemp -d /tmp/keeper-bench.XXXXXX)
 trap 'kill $(jobs -p) 2>/dev/null || true; wait 2>/dev/null || true; rm -rf "$WORK"' EXIT
@@ -77,9 +81,29 @@ throughput() {
 }
 two=$(throughput 2)
 eight=$(throughput 8)
-python3 - "$CONFIG" "$COUNT" "$embedded" "$served" "$ping" "$two" "$eight" "$pinned" "$client_mib" <<'PY'
+# One password read by a new process, RUNS times each, interleaved: keychainctl served (the
+# front hands it to keychainctl-full, which asks the keeper) and secret-tool from the same
+# keychaind's Secret Service. Mean nanoseconds per run.
+RUNS=40
+printf value | secret-tool store --label=bench service bench-ss account acct
+per_run() {
+  local start total=0
+  for _ in $(seq "$RUNS"); do
+    start=$(date +%s%N); SWIFT_KEYCHAIN_KEEPER=served "$BIN/keychainctl" find-generic-password -s bench -a acct -w >/dev/null
+    total=$(( total + $(date +%s%N) - start ))
+  done
+  echo $(( total / RUNS ))
+}
+ctl=$(per_run)
+ss_total=0
+for _ in $(seq "$RUNS"); do
+  start=$(date +%s%N); secret-tool lookup service bench-ss account acct >/dev/null
+  ss_total=$(( ss_total + $(date +%s%N) - start ))
+done
+secret_tool=$(( ss_total / RUNS ))
+python3 - "$CONFIG" "$COUNT" "$embedded" "$served" "$ping" "$two" "$eight" "$pinned" "$client_mib" "$ctl" "$secret_tool" <<'PY'
 import sys
-config, count, embedded, served, ping, two, eight, pinned, mib = sys.argv[1:]
+config, count, embedded, served, ping, two, eight, pinned, mib, ctl, secret_tool = sys.argv[1:]
 e = float(embedded.split()[3]); s = float(served.split()[3]); first = float(served.split()[1]); p = float(ping)
 first_pinned = float(pinned.split()[1])
 print(f'build: {config}, {count} lookups per process, {__import__("os").cpu_count()} processors')
@@ -90,4 +114,5 @@ print(f'first served call             {first:8.2f} us   (connect + identity reso
 print(f'first served call, digest rule {first_pinned:7.2f} us   (the keeper hashes the {mib} MiB client; {first_pinned / first:.1f}x the first call without)')
 print(f'served lookups/s, 2 clients   {int(two):8d}')
 print(f'served lookups/s, 8 clients   {int(eight):8d}   (8 / 2: {int(eight) / int(two):.2f}; target >= 1.6)')
+print(f'keychainctl find -w, served   {int(ctl) / 1e6:8.2f} ms   (secret-tool lookup {int(secret_tool) / 1e6:.2f} ms: {int(secret_tool) / int(ctl):.2f}x; target >= 3)')
 PY

@@ -42,6 +42,9 @@ enum Front {
         // reaches the user database only through shared modules of its own version: without
         // HOME, finding the home folder is left to keychainctl-full.
         guard let home = environment["HOME"], !home.isEmpty else { return nil }
+        // Served, the file is not opened here; keychainctl-full sends the request to the keeper
+        // (or reports a value of SWIFT_KEYCHAIN_KEEPER that names none).
+        guard (try? KeychainKeeper.fromEnvironment(environment)) == .embedded else { return nil }
         let keychain = KeychainPaths.defaultKeychain(environment: environment)
         var output = Output()
         let executor = PasswordExecutor(

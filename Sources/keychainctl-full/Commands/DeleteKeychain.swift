@@ -28,6 +28,7 @@ struct DeleteKeychain: ParsableCommand {
         for target in KeychainSession.targets(location.named(keychains)) {
             let path = target.url.path
             let context = "SecKeychainDelete \(path)"
+            try KeychainSession.refuseWhenServed(context)
             guard FileManager.default.fileExists(atPath: path) else {
                 throw CommandFailure.status(errSecNoSuchKeychain, context)
             }

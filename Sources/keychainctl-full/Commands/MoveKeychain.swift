@@ -51,7 +51,8 @@ struct MoveKeychainToKeeper: ParsableCommand {
             them where your processes cannot read them, then deletes the file here. Programs then \
             reach it with SWIFT_KEYCHAIN_KEEPER=system. Stop the programs that use the keychain \
             first: a change they make after the copy is not moved. The device key stays here, for \
-            your other keychains. docs/design-notes.md, "Moving a keychain in and out".
+            your other keychains. The keychain arrives locked if it has a password; the next \
+            login with pam_keychain.so keeper=system unlocks it there.
             """)
 
     @OptionGroup var choice: KeeperChoice

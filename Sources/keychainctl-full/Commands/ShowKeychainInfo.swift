@@ -23,7 +23,9 @@ struct ShowKeychainInfo: ParsableCommand {
             session bus now, which keychaind, gnome-keyring or another provider may own: the \
             program and its process, or nobody, or that there is no session bus; then a \
             programs: line saying how SecItem programs of this environment hold the keychain \
-            (SWIFT_KEYCHAIN_KEEPER): embedded, opening the file, or served by keychaind's keeper.
+            (SWIFT_KEYCHAIN_KEEPER): embedded, opening the file, or served by keychaind's keeper. \
+            Served, without a keychain named, only the secrets: and programs: lines are printed \
+            (the keeper holds the file), and --locked-status is refused.
 
             With --locked-status nothing is printed: the exit status says whether the keychain is \
             locked (36, as errSecInteractionNotAllowed) or not (0), for scripts: \
@@ -47,6 +49,17 @@ struct ShowKeychainInfo: ParsableCommand {
     }
 
     func run() throws {
+        if location.named(keychains).isEmpty, let socket = try KeychainSession.servedSocket() {
+            // The keeper holds the keychain; what this environment can say without opening it.
+            if lockedStatus {
+                try KeychainSession.refuseWhenServed("SecKeychainGetStatus")
+                return
+            }
+            Console.err("Keychain served by keychaind at \(socket)\n")
+            Console.out("secrets:    \(SecretServiceProvider.describe())\n")
+            Console.out("programs:   \(Self.keeperLine())\n")
+            return
+        }
         let target = KeychainSession.targets(location.named(keychains))[0]
         let file = try KeychainSession.open(target)
         let context = "SecKeychainCopySettings \(target.url.path)"

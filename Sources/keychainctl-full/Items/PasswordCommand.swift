@@ -16,6 +16,10 @@ import KeychainctlPasswords
 /// written at once, so that a delete that fails has printed the item, as `security` does.
 enum PasswordCommand {
     static func run(_ request: PasswordRequest) throws(CommandFailure) {
+        if let socket = try KeychainSession.servedSocket() {
+            try ServedPasswordCommand.run(request, socket: socket)
+            return
+        }
         let targets = KeychainSession.targets(request.keychains)
         // The keychain as an add's messages name it.
         let keychainName = targets[0].named ? targets[0].url.path : "<default>"

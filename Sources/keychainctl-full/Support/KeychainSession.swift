@@ -1,4 +1,5 @@
 import Foundation
+import KeychainServices
 import KeychainStore
 
 /// Chooses and opens the keychain a subcommand works on.
@@ -52,8 +53,32 @@ enum KeychainSession {
     /// (an `unlock-keychain` followed by `find-generic-password` works, as in `security -i`).
     private static let opened = Locked<[String: KeychainFile]>([:])
 
+    /// The keeper's socket when this environment's keychain is served (`SWIFT_KEYCHAIN_KEEPER`,
+    /// ``KeychainKeeper``), nil when keychainctl opens files itself; a value that names no
+    /// keeper is an error, never a fall-back to the file.
+    static func servedSocket() throws(CommandFailure) -> String? {
+        do {
+            return try KeychainKeeper.fromEnvironment().socketPath
+        } catch {
+            throw .engine(error, KeychainKeeper.environmentVariable)
+        }
+    }
+
+    /// What a user does to work on the file after all.
+    static let embeddedHint = "Served, keychainctl runs only the password commands (find, add and delete of generic and internet passwords) and never opens the file; run it with \(KeychainKeeper.environmentVariable)=embedded to work on a keychain file."
+
+    /// Refuses to open a keychain file in a served environment: the keeper holds the keychain,
+    /// and a command that opened the file would work on another copy, or on none.
+    static func refuseWhenServed(_ context: String) throws(CommandFailure) {
+        guard let socket = try servedSocket() else { return }
+        throw CommandFailure(status: errSecNotAvailable, context: context,
+                             message: "This command opens the keychain file, and this environment's keychain is served by keychaind at \(socket).",
+                             hint: embeddedHint)
+    }
+
     /// Opens `target`, creating it only when it is the default keychain.
     static func open(_ target: Target) throws(CommandFailure) -> KeychainFile {
+        try refuseWhenServed("SecKeychainOpen \(target.url.path)")
         let key = target.url.standardizedFileURL.path
         if let file = opened.withLock({ $0[key] }), FileManager.default.fileExists(atPath: key) { return file }
         do {
@@ -67,6 +92,7 @@ enum KeychainSession {
 
     /// Creates a new keychain file at `url` (which must not exist) and keeps it open.
     static func create(_ url: URL, context: String) throws(CommandFailure) -> KeychainFile {
+        try refuseWhenServed(context)
         do {
             let file = try KeychainFile.open(at: url, create: true)
             opened.withLock { $0[url.standardizedFileURL.path] = file }

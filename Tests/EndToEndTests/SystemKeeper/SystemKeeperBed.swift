@@ -86,6 +86,11 @@ final class SystemKeeperBed {
                         + [try HelperRunner.binary("keychain-served-client").path] + arguments, asUser: true)
     }
 
+    /// keychainctl, served by this keeper, as the bed's user.
+    func keychainctl(_ bed: PAMTestBed, _ arguments: [String], stdin: String = "") -> SessionStep {
+        SessionStep(arguments: ["/usr/bin/env", "SWIFT_KEYCHAIN_KEEPER=\(socket)", bed.keychainctl.path] + arguments, stdin: stdin, asUser: true)
+    }
+
     /// A built program of this package, served by this keeper, as the bed's user.
     func served(_ bed: PAMTestBed, _ program: String, _ arguments: [String] = []) throws -> SessionStep {
         SessionStep(arguments: ["/usr/bin/env", "SWIFT_KEYCHAIN_KEEPER=\(socket)", try HelperRunner.binary(program).path] + arguments,
