@@ -13,8 +13,8 @@
 #   /usr/share/man/man1/keychainctl.1.gz, keychaind.1.gz  (swift-argument-parser's generate-manual)
 #   /usr/share/bash-completion/completions/keychainctl, /usr/share/zsh/vendor-completions/_keychainctl,
 #   /usr/share/fish/vendor_completions.d/keychainctl.fish
-#   /usr/lib/systemd/user/keychaind.service                 (keychaind's systemd --user unit; not enabled)
-#   /usr/lib/systemd/system/swift-keychain-keeper.service   (the system keeper, keychaind --system; not
+#   /usr/lib/systemd/user/keychaind.service, keychaind.socket  (keychaind's systemd --user units; not enabled)
+#   /usr/lib/systemd/system/swift-keychain-keeper.service, .socket  (the system keeper, keychaind --system; not
 #       enabled), and the postinst makes the swift-keychain system user it becomes
 #   /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service
 #       keychaind's D-Bus activation file, kept out of /usr/share/dbus-1/services because
@@ -140,8 +140,12 @@ substitute dist/systemd/keychaind.service.in > "$substituted/keychaind.service"
 substitute dist/dbus/org.freedesktop.secrets.service.in > "$substituted/secrets.service"
 substitute dist/systemd/keychain-unlock.service.in > "$substituted/keychain-unlock.service"
 substitute dist/systemd/swift-keychain-keeper.service.in > "$substituted/swift-keychain-keeper.service"
+substitute dist/systemd/keychaind.socket.in > "$substituted/keychaind.socket"
+substitute dist/systemd/swift-keychain-keeper.socket.in > "$substituted/swift-keychain-keeper.socket"
 put 0644 "$substituted/keychaind.service" /usr/lib/systemd/user/keychaind.service
 put 0644 "$substituted/swift-keychain-keeper.service" /usr/lib/systemd/system/swift-keychain-keeper.service
+put 0644 "$substituted/keychaind.socket" /usr/lib/systemd/user/keychaind.socket
+put 0644 "$substituted/swift-keychain-keeper.socket" /usr/lib/systemd/system/swift-keychain-keeper.socket
 put 0644 "$substituted/secrets.service" /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service
 put 0644 "$substituted/keychain-unlock.service" /usr/share/doc/swift-keychain/examples/keychain-unlock.service
 rm -rf "$substituted"

@@ -18,8 +18,9 @@
 #   share/dbus-1/services/org.freedesktop.secrets.service   (keychaind's D-Bus activation file;
 #       run as root, share/swift-keychain/dbus-1/ instead, so that no user's session bus starts
 #       keychaind unasked: the script then says how to put it in place)
-#   share/systemd/user/keychaind.service                     (keychaind's systemd --user unit)
-#   lib/systemd/system/swift-keychain-keeper.service         (the system keeper's unit; as root only,
+#   share/systemd/user/keychaind.service, keychaind.socket   (keychaind's systemd --user units; the
+#       socket starts it at a served program's first call)
+#   lib/systemd/system/swift-keychain-keeper.service, .socket (the system keeper's units; as root only,
 #       and not enabled; the script also makes the swift-keychain system user it runs as, which
 #       --uninstall leaves, as Debian leaves the users of removed packages)
 #   libexec/swift-keychain/keychain-pam-helper (mode 0711), lib/security/pam_keychain.so
@@ -251,9 +252,11 @@ else
 fi
 put_output "$activation" substitute dist/dbus/org.freedesktop.secrets.service.in
 put_output "$data/systemd/user/keychaind.service" substitute dist/systemd/keychaind.service.in
+put_output "$data/systemd/user/keychaind.socket" substitute dist/systemd/keychaind.socket.in
 # The system keeper (keychaind --system) runs as a user of its own, which only root can make.
 if [ "$(id -u)" -eq 0 ]; then
     put_output "$prefix/lib/systemd/system/swift-keychain-keeper.service" substitute dist/systemd/swift-keychain-keeper.service.in
+    put_output "$prefix/lib/systemd/system/swift-keychain-keeper.socket" substitute dist/systemd/swift-keychain-keeper.socket.in
     if ! getent passwd swift-keychain >/dev/null; then
         useradd --system --no-create-home --home-dir /nonexistent --shell /usr/sbin/nologin --user-group swift-keychain
         echo "created the system user swift-keychain (the system keeper's)"

@@ -56,7 +56,8 @@ printf 'https://registry.deb.example' | "${clean_env[@]}" docker-credential-keyc
     || fail "the installed docker-credential-keychain does not find what it stored"
 for path in /usr/share/man/man1/keychainctl.1.gz /usr/share/bash-completion/completions/keychainctl \
             /usr/lib/systemd/user/keychaind.service /usr/share/swift-keychain/dbus-1/org.freedesktop.secrets.service \
-            /usr/lib/systemd/system/swift-keychain-keeper.service \
+            /usr/lib/systemd/system/swift-keychain-keeper.service /usr/lib/systemd/system/swift-keychain-keeper.socket \
+            /usr/lib/systemd/user/keychaind.socket \
             /usr/share/doc/swift-keychain/examples/keychain-unlock.service /usr/share/doc/swift-keychain/copyright; do
     [ -f "$path" ] || fail "$path was not installed"
 done

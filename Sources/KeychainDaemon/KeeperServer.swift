@@ -33,14 +33,20 @@ package final class KeeperServer: Sendable {
     /// `errSecInteractionNotAllowed`.
     let prompt: (@Sendable (CallerIdentity) -> any KeychainAuthenticator)?
 
-    package init(keychains: any KeeperKeychains, socketPath: String, admission: UnixSocketListener.Admission = .sameUser,
-                 callerPolicy: CallerPolicy, logger: Logger,
+    /// Serves on `socketPath`, made here, or on `activated`, a listening socket the service
+    /// manager passed (``SocketActivation``), when there is one.
+    package init(keychains: any KeeperKeychains, socketPath: String, activated: Int32? = nil,
+                 admission: UnixSocketListener.Admission = .sameUser, callerPolicy: CallerPolicy, logger: Logger,
                  prompt: (@Sendable (CallerIdentity) -> any KeychainAuthenticator)? = nil) throws(UnixSocketError) {
         self.keychains = keychains
         self.callerPolicy = callerPolicy
         self.logger = logger
         self.prompt = prompt
-        listener = try UnixSocketListener(socketPath: socketPath, backlog: 128, admission: admission)
+        if let activated {
+            listener = UnixSocketListener(activated: activated, admission: admission)
+        } else {
+            listener = try UnixSocketListener(socketPath: socketPath, backlog: 128, admission: admission)
+        }
     }
 
     package var socketPath: String { listener.socketPath }

@@ -34,6 +34,9 @@ package final class UnixSocketListener: Sendable {
     package let socketPath: String
     let descriptor: Int32
     let admission: Admission
+    /// False for a socket a service manager made (``init(activated:admission:)``): its file is
+    /// the manager's, and stays when this listener stops.
+    let ownsSocketFile: Bool
     private let stopped = Locked(false)
 
     /// Makes the folder (or checks the one there: a directory of ours, not a link, then set to
@@ -71,6 +74,17 @@ package final class UnixSocketListener: Sendable {
             throw UnixSocketError(description: "cannot listen on \(socketPath): \(reason)")
         }
         self.descriptor = descriptor
+        ownsSocketFile = true
+    }
+
+    /// Serves a listening socket the service manager passed (``SocketActivation``), which made
+    /// it and set its folder's and its own modes; connections are admitted as by a socket made
+    /// here (`SO_PEERCRED`).
+    package init(activated descriptor: Int32, admission: Admission = .sameUser) {
+        self.descriptor = descriptor
+        self.admission = admission
+        socketPath = SocketActivation.boundPath(descriptor) ?? "(a socket passed by the service manager)"
+        ownsSocketFile = false
     }
 
     /// Accepts connections on a thread named `name` until ``stop()``. Each connection admitted is handed to `serve` on a thread of its own (a prompt or a slow client on one does
@@ -91,7 +105,7 @@ package final class UnixSocketListener: Sendable {
             return value
         }
         guard !wasStopped else { return }
-        unlink(socketPath)
+        if ownsSocketFile { unlink(socketPath) }
         shutdown(descriptor, Int32(SHUT_RDWR))
     }
 

@@ -8,15 +8,18 @@ enum KeeperService {
         var description: String { "--keeper needs XDG_RUNTIME_DIR, the user's runtime folder" }
     }
 
-    static func start(file: KeychainFile, logger: Logger) throws -> KeeperServer {
-        guard let path = KeychainKeeper.defaultSocketPath() else {
+    /// Serves the keeper on `activated`, a socket the service manager passed, or else on the
+    /// session's socket, made here.
+    static func start(file: KeychainFile, activated: Int32?, logger: Logger) throws -> KeeperServer {
+        guard let path = activated == nil ? KeychainKeeper.defaultSocketPath() : "" else {
             logger.critical("--keeper needs XDG_RUNTIME_DIR, the user's runtime folder")
             throw NoRuntimeFolder()
         }
         let server: KeeperServer
         do {
             let prompter = PinentryPrompter()
-            server = try KeeperServer(keychains: OneKeychain(file: file), socketPath: path, callerPolicy: .ofThisUser(), logger: logger) { caller in
+            server = try KeeperServer(keychains: OneKeychain(file: file), socketPath: path, activated: activated, callerPolicy: .ofThisUser(),
+                                  logger: logger) { caller in
                 // Named as the kernel shows the caller, shown as the Secret Service's prompts show it.
                 let program = CallerProgram.describe(caller)
                 return PinentryAuthenticator(prompter: prompter, subject: "keeper client \(caller.processID)", logger: logger) { request in
@@ -28,7 +31,7 @@ enum KeeperService {
             throw error
         }
         server.start()
-        logger.info("serving the keeper", metadata: ["socket": "\(path)"])
+        logger.info("serving the keeper", metadata: ["socket": "\(server.socketPath)", "activated": "\(activated != nil)"])
         return server
     }
 }

@@ -4,6 +4,7 @@ import KeychainCallerIdentity
 import KeychainDaemon
 import KeychainDBus
 import KeychainSecretService
+import KeychainSockets
 import KeychainStore
 import KeychainctlCommandLine
 import Logging
@@ -27,7 +28,12 @@ struct Keychaind: ParsableCommand {
         identity earns (docs/isolation.md). A locked keychain is unlocked through pinentry \
         (SWIFT_KEYCHAIN_PINENTRY, else 'pinentry' on the PATH). With --keeper and --ssh-agent it \
         also serves those sockets; with --no-secret-service it serves only them and needs no \
-        session bus (a server, a login without D-Bus). With --system it is instead the machine's         keeper: started as root, it becomes --service-user and serves every user's SecItem calls         (SWIFT_KEYCHAIN_KEEPER=system) on that user's keychain, kept in --state-directory where         the user's own processes cannot reach it (docs/design-notes.md). Logs go to standard error.
+        session bus (a server, a login without D-Bus). Started by its service manager with a \
+        listening socket (systemd's socket activation, keychaind.socket), it is the keeper on that \
+        socket. With --system it is instead the machine's keeper: started as root, it becomes \
+        --service-user and serves every user's SecItem calls (SWIFT_KEYCHAIN_KEEPER=system) on \
+        that user's keychain, kept in --state-directory where the user's own processes cannot \
+        reach it; socket-activated, on the socket passed. Logs go to standard error.
         """,
         version: "keychaind \(PackageVersion.current)")
 
@@ -97,11 +103,20 @@ struct Keychaind: ParsableCommand {
             return handler
         }
         let logger = Logger(label: "keychaind")
+        // A socket the service manager made for the keeper, passed at the first connection.
+        let activated: Int32?
+        do {
+            activated = try SocketActivation.takeListener()
+        } catch {
+            logger.critical("\(error.description)")
+            throw ExitCode(1)
+        }
         if system {
             let server: KeeperServer
             do {
                 server = try SystemKeeperService.start(.init(serviceUser: serviceUser, stateFolder: stateDirectory,
-                                                             socketPath: socket, policyFolder: policyFolder), logger: logger)
+                                                             socketPath: socket, activated: activated, policyFolder: policyFolder),
+                                                       logger: logger)
             } catch {
                 logger.critical("\(error.description)")
                 throw ExitCode(1)
@@ -121,7 +136,8 @@ struct Keychaind: ParsableCommand {
         }
         let sshAgentServer = sshAgent ? try SSHAgentService.start(file: file, logger: logger) : nil
         defer { sshAgentServer?.stop() }
-        let keeperServer = keeper ? try KeeperService.start(file: file, logger: logger) : nil
+        // Given a socket by the service manager, keychaind is the keeper on it, --keeper or not.
+        let keeperServer = keeper || activated != nil ? try KeeperService.start(file: file, activated: activated, logger: logger) : nil
         defer { keeperServer?.stop() }
         guard secretService else {
             // Only the sockets: their listeners answer on threads of their own; this thread

@@ -22,6 +22,8 @@ enum SystemKeeperService {
         var serviceUser: String
         var stateFolder: String
         var socketPath: String
+        /// A listening socket the service manager passed, served instead of making `socketPath`.
+        var activated: Int32?
         var policyFolder: String
     }
 
@@ -38,7 +40,7 @@ enum SystemKeeperService {
         let server: KeeperServer
         do {
             server = try KeeperServer(keychains: SystemKeychains(stateFolder: URL(fileURLWithPath: settings.stateFolder)),
-                                      socketPath: settings.socketPath, admission: .everyUser,
+                                      socketPath: settings.socketPath, activated: settings.activated, admission: .everyUser,
                                       callerPolicy: CallerPolicy(folder: PolicyFolder(path: settings.policyFolder, owner: .root)),
                                       logger: logger)
         } catch {
@@ -57,7 +59,7 @@ enum SystemKeeperService {
         }
         server.start()
         logger.info("serving the system keeper", metadata: [
-            "socket": "\(settings.socketPath)", "state": "\(settings.stateFolder)", "user": "\(settings.serviceUser)",
+            "socket": "\(server.socketPath)", "state": "\(settings.stateFolder)", "user": "\(settings.serviceUser)",
         ])
         return server
     }

@@ -159,6 +159,22 @@ final class DaemonSandbox: @unchecked Sendable {
         }
     }
 
+    /// Starts keychaind as a service manager does for a `.socket` unit: systemd-socket-activate
+    /// listens on `socket` and runs keychaind with `arguments` at the first connection, passing
+    /// it the listening socket. Returns once the socket exists (keychaind is not running yet).
+    func startOnDemand(arguments: [String], socket: String) throws {
+        daemonIsKeychaind = true
+        try FileManager.default.createDirectory(atPath: (socket as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o700])
+        // It passes on only the variables it is told to (as a unit's Environment= does).
+        let passed = environment.keys.sorted().map { "--setenv=\($0)" }
+        try launch(URL(fileURLWithPath: "/usr/bin/systemd-socket-activate"),
+                   ["-l", socket] + passed + [try BuiltProduct.url("keychaind").path] + arguments,
+                   environment: environment) {
+            FileManager.default.fileExists(atPath: socket)
+        }
+    }
+
     private func launch(_ executable: URL, _ arguments: [String], environment: [String: String], stdin: String? = nil,
                         ready: (() throws -> Bool)? = nil) throws {
         let process = Process()

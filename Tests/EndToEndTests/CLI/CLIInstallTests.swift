@@ -13,7 +13,7 @@ import Glibc
         "bin/keychain-sync",
         "share/bash-completion/completions/keychainctl", "share/zsh/site-functions/_keychainctl",
         "share/fish/vendor_completions.d/keychainctl.fish",
-        activation, "share/systemd/user/keychaind.service",
+        activation, "share/systemd/user/keychaind.service", "share/systemd/user/keychaind.socket",
         "share/swift-keychain/install-manifest", "libexec/swift-keychain/keychain-pam-helper",
     ]
 
@@ -122,7 +122,7 @@ import Glibc
         try #require(installed.status == 0, "\(installed.stdout)\(installed.stderr)")
         let activation = geteuid() == 0 ? "swift-keychain/dbus-1/org.freedesktop.secrets.service"
             : "dbus-1/services/org.freedesktop.secrets.service"
-        for path in [activation, "systemd/user/keychaind.service", "bash-completion/completions/keychainctl",
+        for path in [activation, "systemd/user/keychaind.service", "systemd/user/keychaind.socket", "bash-completion/completions/keychainctl",
                      "zsh/site-functions/_keychainctl", "fish/vendor_completions.d/keychainctl.fish",
                      "swift-keychain/install-manifest"] {
             #expect(FileManager.default.fileExists(atPath: data.appendingPathComponent(path).path), "\(path) is not in XDG_DATA_HOME")

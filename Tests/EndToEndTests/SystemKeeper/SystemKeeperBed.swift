@@ -16,8 +16,12 @@ final class SystemKeeperBed {
     var policyFolder: URL { folder.appendingPathComponent("apps.d") }
     private var logURL: URL { folder.appendingPathComponent("keychaind.log") }
     private(set) var daemon: Process?
+    /// Started on demand: systemd-socket-activate makes the socket and starts keychaind at the
+    /// first connection, passing it the socket (as `swift-keychain-keeper.socket` does).
+    let onDemand: Bool
 
-    init() throws {
+    init(onDemand: Bool = false) throws {
+        self.onDemand = onDemand
         try PAMEnvironment.require()
         let tag = UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(10)
         serviceUser = "kcsvc\(tag)"
@@ -41,9 +45,20 @@ final class SystemKeeperBed {
     /// Starts the keeper and waits until it serves.
     func start() throws {
         let process = Process()
-        process.executableURL = try HelperRunner.binary("keychaind")
-        process.arguments = ["--system", "--service-user", serviceUser, "--state-directory", stateFolder.path,
-                             "--socket", socket, "--policy-folder", policyFolder.path, "--log-level", "debug"]
+        let keychaind = try HelperRunner.binary("keychaind").path
+        let arguments = ["--system", "--service-user", serviceUser, "--state-directory", stateFolder.path,
+                         "--socket", socket, "--policy-folder", policyFolder.path, "--log-level", "debug"]
+        if onDemand {
+            // The socket every user may connect to (the unit's SocketMode=0666), in a folder
+            // every user may enter; the keeper is exec'd in the same process once a client connects.
+            try FileManager.default.createDirectory(atPath: (socket as NSString).deletingLastPathComponent, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o755])
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "umask 000; exec /usr/bin/systemd-socket-activate -l \"$0\" \"$@\"", socket, keychaind] + arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: keychaind)
+            process.arguments = arguments
+        }
         process.environment = ["PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"]
         if !FileManager.default.fileExists(atPath: logURL.path) { _ = FileManager.default.createFile(atPath: logURL.path, contents: nil) }
         let log = try FileHandle(forWritingTo: logURL)
@@ -56,6 +71,15 @@ final class SystemKeeperBed {
         try log.close()
         daemon = process
         let deadline = Date().addingTimeInterval(30)
+        if onDemand {
+            while !FileManager.default.fileExists(atPath: socket) {
+                try #require(process.isRunning && Date() < deadline, "systemd-socket-activate did not listen: \(self.log)")
+                usleep(20_000)
+            }
+            // What the unit's SocketMode=0666 has systemd do; systemd-socket-activate makes it 0644.
+            try #require(chmod(socket, 0o666) == 0)
+            return
+        }
         while self.log.components(separatedBy: "serving the system keeper").count == before {
             try #require(process.isRunning, "keychaind --system stopped: \(self.log)")
             try #require(Date() < deadline, "keychaind --system did not start: \(self.log)")
@@ -68,6 +92,10 @@ final class SystemKeeperBed {
     func stop() -> Int32? {
         guard let daemon, daemon.isRunning else { return nil }
         daemon.terminate()
+        // systemd-socket-activate, still waiting for a client, does not stop at SIGTERM.
+        let deadline = Date().addingTimeInterval(10)
+        while daemon.isRunning && Date() < deadline { usleep(20_000) }
+        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
         daemon.waitUntilExit()
         self.daemon = nil
         return daemon.terminationStatus

@@ -127,6 +127,26 @@ struct SystemKeeperTests {
         #expect(!FileManager.default.fileExists(atPath: ann.home.appendingPathComponent(".config/swift-keychain/device-key").path))
     }
 
+    /// Socket activation: the service manager holds the socket, and the first call starts the
+    /// keeper rather than meeting `errSecNotAvailable`.
+    @Test("Started on demand: the first call starts the keeper on the socket the service manager made")
+    func startedOnDemand() throws {
+        let keeper = try SystemKeeperBed(onDemand: true)
+        let ann = try PAMTestBed()
+        #expect(!keeper.log.contains("serving the system keeper"), "not started before a client: \(keeper.log)")
+        let results = try ann.runSession([
+            try keeper.client(ann, ["add", "mail", "ann", "secret-of-ann"]),
+            try keeper.client(ann, ["find", "mail", "ann"]),
+        ])
+        #expect(results.map(\.stdout) == ["ok\n", "found secret-of-ann\n"], "\(results)\n\(keeper.log)")
+        #expect(keeper.log.contains("serving the system keeper") && keeper.log.contains("socket=\(keeper.socket)"), "\(keeper.log)")
+        var info = stat()
+        #expect(stat(keeper.keychain(ofUser: ann.uid).path, &info) == 0 && info.st_uid == keeper.serviceUID, "it became its user")
+        // The socket is the manager's: the keeper leaves it when it stops.
+        #expect(keeper.stop() == 0)
+        #expect(lstat(keeper.socket, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK)
+    }
+
     @Test("The seed programs run served by the system keeper, unchanged")
     func seedProgramsRunServed() throws {
         let keeper = try SystemKeeperBed()
