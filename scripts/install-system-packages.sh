@@ -27,7 +27,8 @@
 #   pamtester, keyutils          the PAM tests drive a real PAM stack with pamtester, each login in a
 #                                session keyring of its own (keyctl session)
 #   systemd                      systemd-creds, which `seal-keychain --with systemd-creds` runs and its tests
-#                                use with a host key of their own (no systemd needs to run)
+#                                use with a host key of their own (no systemd needs to run), and
+#                                systemd-socket-activate, the manager the keepers' on-demand tests start
 #   tpm2-tools, swtpm, swtpm-tools  `seal-keychain --with tpm2` runs tpm2-tools; its tests start the
 #                                software TPM swtpm
 #   dpkg-dev                     dpkg-shlibdeps and dpkg-architecture, for scripts/build-deb.sh
