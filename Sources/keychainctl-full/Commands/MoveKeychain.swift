@@ -52,7 +52,8 @@ struct MoveKeychainToKeeper: ParsableCommand {
             reach it with SWIFT_KEYCHAIN_KEEPER=system. Stop the programs that use the keychain \
             first: a change they make after the copy is not moved. The device key stays here, for \
             your other keychains. The keychain arrives locked if it has a password; the next \
-            login with pam_keychain.so keeper=system unlocks it there.
+            login with pam_keychain.so keeper=system unlocks it there, or \
+            SWIFT_KEYCHAIN_KEEPER=system keychainctl unlock-keychain.
             """)
 
     @OptionGroup var choice: KeeperChoice

@@ -19,7 +19,9 @@ struct UnlockKeychain: ParsableCommand {
             always unlocked; nothing is asked then. --sealed unlocks without a password, from \
             a seal made by seal-keychain (every seal in turn, or the one --seal names; \
             --credential FILE reads the key systemd decrypted for a unit, which is also looked \
-            for in $CREDENTIALS_DIRECTORY). \(PasswordArgument.warning(flag: "-p"))
+            for in $CREDENTIALS_DIRECTORY). Where SWIFT_KEYCHAIN_KEEPER names a keeper, the \
+            password goes to the keeper, which unlocks the keychain it holds for you, for every \
+            program it serves, until it stops. \(PasswordArgument.warning(flag: "-p"))
             """)
 
     @Option(name: [.customShort("p"), .customLong("password")], parsing: .unconditional,
@@ -69,6 +71,10 @@ struct UnlockKeychain: ParsableCommand {
     private var scope: UnlockScope { allSessions ? .allSessions : .thisSession }
 
     func run() throws {
+        if location.named(keychains).isEmpty, let socket = try KeychainSession.servedSocket() {
+            try unlockServed(socket: socket)
+            return
+        }
         let target = KeychainSession.targets(location.named(keychains))[0]
         let context = "SecKeychainUnlock \(target.url.path)"
         let file = try KeychainSession.open(target)
@@ -91,6 +97,37 @@ struct UnlockKeychain: ParsableCommand {
         } catch {
             throw error.replacingHint(for: errSecAuthFailed,
                                       with: KeychainAdministration.wrongKeychainPasswordHint(target.url.path))
+        }
+    }
+
+    /// Served: hands the password to the keeper, which unlocks the keychain it holds for this
+    /// user, for every program it serves, until it stops (docs/design-notes.md, "The system keeper").
+    private func unlockServed(socket: String) throws {
+        let context = "SecKeychainUnlock \(socket)"
+        guard !(sealed || sealName != nil) else {
+            throw CommandFailure.unsupported(context, "A served keychain is not unlocked from a seal here.",
+                                             hint: "Unlock it with its password, or at login (pam_keychain.so keeper=system).")
+        }
+        guard !withoutPassword else {
+            throw CommandFailure.unsupported(context, "-u is not served.", hint: "A served keychain without a password is always unlocked.")
+        }
+        let prompt = "password to unlock the keychain served at \(socket): "
+        let secret = if let passwordFD {
+            try passwordFD.read(prompt: prompt, context: context)
+        } else {
+            try PasswordArgument.resolve(password ?? PasswordArgument.readMarker, prompt: prompt, confirmPrompt: nil, context: context)
+        }
+        guard let text = String(validating: secret, as: UTF8.self), !text.isEmpty else {
+            throw CommandFailure.status(errSecParam, context, hint: "The keeper takes a password of UTF-8 text.")
+        }
+        let (status, reply) = KeeperKeychainCall.unlock(user: nil, password: text, create: false).send(to: socket)
+        switch (status, reply?.outcome) {
+        case (errSecSuccess, .unlocked?), (errSecSuccess, .hasNoPassword?):
+            return
+        case (errSecAuthFailed, _):
+            throw CommandFailure.status(status, context, hint: "The password was not the keychain's; try again.")
+        default:
+            throw KeeperChoice.failure(status == errSecSuccess ? errSecDecode : status, context, socket: socket)
         }
     }
 }

@@ -268,6 +268,19 @@ struct SystemKeeperTests {
         #expect((try? String(contentsOfFile: keeperSyncState, encoding: .utf8)) == syncState)
         #expect(FileManager.default.fileExists(atPath: keeper.keychain(ofUser: ann.uid).path))
 
+        // keychainctl, served, hands the keeper the password: a wrong one is refused, the right
+        // one unlocks the moved keychain for every served program (here after a restart locked it).
+        keeper.stop()
+        try keeper.start()
+        let unlocked = try ann.runSession([
+            keeper.keychainctl(ann, ["unlock-keychain", "--password-fd", "-"], stdin: "not-the-password\n"),
+            try keeper.client(ann, ["find", "pam-test", "alice"]),
+            keeper.keychainctl(ann, ["unlock-keychain", "--password-fd", "-"], stdin: ann.password + "\n"),
+            try keeper.client(ann, ["find", "pam-test", "alice"]),
+        ])
+        #expect(unlocked[0].status == 51 && unlocked[1].stdout == "status -25308\n", "\(unlocked)")
+        #expect(unlocked[2].status == 0 && unlocked[3].stdout == "found item-secret\n", "\(unlocked)\n\(keeper.log)")
+
         // A second keychain does not replace the one the keeper holds, and stays where it is.
         let refused = try ann.runSession([
             ann.keychainctl(["create-keychain", "-P", "login"], stdin: "another-password\n"),
