@@ -169,6 +169,12 @@ package final class KeeperServer: Sendable {
             case .release:
                 guard let moved = try keychains.release(forUser: user) else { return (errSecNoSuchKeychain, nil) }
                 return (errSecSuccess, .init(.released, moved: moved))
+            case .lock:
+                guard let file = try keychains.keychain(forUser: user, create: false) else { return (errSecNoSuchKeychain, nil) }
+                guard file.hasPassword else { return (errSecSuccess, .init(.hasNoPassword)) }
+                file.lock()
+                logger.info("keeper: locked a user's keychain", metadata: ["user": "\(user)"])
+                return (errSecSuccess, .init(.locked))
             case .forget:
                 guard try keychains.forget(forUser: user) else { return (errSecNoSuchKeychain, nil) }
                 logger.info("keeper: deleted a user's keychain, moved out", metadata: ["user": "\(user)"])

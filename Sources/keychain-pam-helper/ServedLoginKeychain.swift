@@ -11,7 +11,7 @@ struct ServedLoginKeychain {
     func unlock(password: [UInt8], create: Bool) throws(HelperExit) -> String {
         let call = KeeperKeychainCall.unlock(user: user, password: text(password), create: create)
         switch try send(call) {
-        case .adopted, .released, .forgotten: throw HelperExit(.failed, "the keeper at \(socketPath) gave an answer to another call")
+        case .adopted, .released, .forgotten, .locked: throw HelperExit(.failed, "the keeper at \(socketPath) gave an answer to another call")
         case .created: return "created the login keychain of user \(user) in the keeper with the login password, unlocked"
         case .hasNoPassword: throw HelperExit(.nothingToDo, "the login keychain of user \(user) in the keeper has no password, so it is never locked; left as it is")
         case .unlocked, .passwordChanged: return "unlocked the login keychain of user \(user) in the keeper"
@@ -21,7 +21,7 @@ struct ServedLoginKeychain {
     func changePassword(old: [UInt8], new: [UInt8]) throws(HelperExit) -> String {
         switch try send(.changePassword(user: user, old: text(old), new: text(new))) {
         case .hasNoPassword: throw HelperExit(.nothingToDo, "the login keychain of user \(user) in the keeper has no password; it is left without one")
-        case .adopted, .released, .forgotten: throw HelperExit(.failed, "the keeper at \(socketPath) gave an answer to another call")
+        case .adopted, .released, .forgotten, .locked: throw HelperExit(.failed, "the keeper at \(socketPath) gave an answer to another call")
         case .created, .unlocked, .passwordChanged: return "changed the password of user \(user)'s login keychain in the keeper to the new login password"
         }
     }

@@ -17,6 +17,7 @@ struct KeeperKeychainCallTests {
         .adopt(MovedKeychain(image: Data([1]), deviceKey: Data([2]), syncState: nil)),
         .release,
         .forget,
+        .lock,
     ])
     func aCallReadsBackAsItWent(_ call: KeeperKeychainCall) {
         guard case .keychainCall(let read) = KeeperKeychainCall.classify(call.call.bytes) else {
@@ -39,7 +40,7 @@ struct KeeperKeychainCallTests {
 
     /// A move names no user: a call that tries (to move someone else's keychain) is malformed.
     @Test func aMoveThatNamesAUserIsMalformed() {
-        for operation in [KeeperCall.Operation.adoptKeychain, .releaseKeychain, .forgetKeychain] {
+        for operation in [KeeperCall.Operation.adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain] {
             var entries = [KeeperEntry(key: .string("user"), value: .integer(0))]
             if operation == .adoptKeychain {
                 entries += [KeeperEntry(key: .string("keychain"), value: .data(Data([1]))),

@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeychainServices
 
 /// `lock-keychain`: locks a keychain, or with -a every keychain of this user, for every process
 /// of this user.
@@ -13,7 +14,8 @@ struct LockKeychain: ParsableCommand {
             With -a, every keychain is locked: each *.keychain-db file in the keychains folder, \
             and the default keychain. A keychain without a password can never lock: the command \
             succeeds and says so on standard error, naming the command that sets a password \
-            (set-keychain-password).
+            (set-keychain-password). Where SWIFT_KEYCHAIN_KEEPER names a keeper, the keeper \
+            locks the keychain it holds for you, for every program it serves.
             """)
 
     @Flag(name: .customShort("a"), help: "Lock every keychain: each *.keychain-db in the keychains folder, and the default keychain.")
@@ -30,6 +32,10 @@ struct LockKeychain: ParsableCommand {
     }
 
     func run() throws {
+        if location.named(keychains).isEmpty, let socket = try KeychainSession.servedSocket() {
+            try Self.lockServed(socket: socket)
+            return
+        }
         guard all else {
             try Self.lock(KeychainSession.targets(location.named(keychains))[0])
             return
@@ -51,6 +57,20 @@ struct LockKeychain: ParsableCommand {
         }
         for failure in failures.dropLast() { Console.report(failure) }
         if let last = failures.last { throw last }
+    }
+
+    /// Served: the keeper locks the keychain it holds for this user, for every program it serves.
+    private static func lockServed(socket: String) throws(CommandFailure) {
+        let context = "SecKeychainLock \(socket)"
+        let (status, reply) = KeeperKeychainCall.lock.send(to: socket)
+        switch (status, reply?.outcome) {
+        case (errSecSuccess, .locked?):
+            return
+        case (errSecSuccess, .hasNoPassword?):
+            Console.err("\(Console.programName): the keychain served at \(socket) has no password, so it cannot be locked.\n")
+        default:
+            throw KeeperChoice.failure(status == errSecSuccess ? errSecDecode : status, context, socket: socket)
+        }
     }
 
     private static func lock(_ target: KeychainSession.Target) throws(CommandFailure) {

@@ -280,6 +280,13 @@ struct SystemKeeperTests {
         ])
         #expect(unlocked[0].status == 51 && unlocked[1].stdout == "status -25308\n", "\(unlocked)")
         #expect(unlocked[2].status == 0 && unlocked[3].stdout == "found item-secret\n", "\(unlocked)\n\(keeper.log)")
+        // And locks it again, for every served program, without a restart.
+        let locked = try ann.runSession([
+            keeper.keychainctl(ann, ["lock-keychain"]),
+            try keeper.client(ann, ["find", "pam-test", "alice"]),
+            keeper.keychainctl(ann, ["unlock-keychain", "--password-fd", "-"], stdin: ann.password + "\n"),
+        ])
+        #expect(locked[0].status == 0 && locked[1].stdout == "status -25308\n" && locked[2].status == 0, "\(locked)\n\(keeper.log)")
 
         // A second keychain does not replace the one the keeper holds, and stays where it is.
         let refused = try ann.runSession([

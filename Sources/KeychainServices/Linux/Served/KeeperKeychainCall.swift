@@ -28,11 +28,13 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     case release
     /// Deletes the caller's keychain from the keeper, once it has been moved out.
     case forget
+    /// Locks the caller's keychain in the keeper, for every program it serves.
+    case lock
 
     /// What the keeper did, as its answer says it.
     package enum Outcome: String, Sendable {
         case unlocked, created, hasNoPassword = "no-password", passwordChanged = "password-changed"
-        case adopted, released, forgotten
+        case adopted, released, forgotten, locked
     }
 
     /// The keeper's answer to a keychain call: what it did and, for ``release``, the keychain.
@@ -49,11 +51,11 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     package var user: UInt32? {
         switch self {
         case .unlock(let user, _, _), .changePassword(let user, _, _): return user
-        case .adopt, .release, .forget: return nil
+        case .adopt, .release, .forget, .lock: return nil
         }
     }
 
-    private static let operations: [KeeperCall.Operation] = [.unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain]
+    private static let operations: [KeeperCall.Operation] = [.unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain]
 
     /// Whose keychain this is for, once the keeper has checked that the caller may ask; nil
     /// when it may not: a sandboxed caller never, another user's keychain only for root.
@@ -150,6 +152,8 @@ package enum KeeperKeychainCall: Sendable, Equatable {
             operation = .releaseKeychain
         case .forget:
             operation = .forgetKeychain
+        case .lock:
+            operation = .lockKeychain
         }
         return KeeperCall(operation: operation, query: .dictionary(entries), changes: .null, wantsResult: true)
     }
@@ -194,9 +198,13 @@ package enum KeeperKeychainCall: Sendable, Equatable {
             let image = try bytes(Key.keychain), deviceKey = try bytes(Key.deviceKey)
             let syncState = fields[Key.syncState] == nil ? nil : try bytes(Key.syncState)
             self = .adopt(MovedKeychain(image: image, deviceKey: deviceKey, syncState: syncState))
-        case .releaseKeychain, .forgetKeychain:
+        case .releaseKeychain, .forgetKeychain, .lockKeychain:
             guard user == nil else { throw .malformed }
-            self = call.operation == .releaseKeychain ? .release : .forget
+            switch call.operation {
+            case .releaseKeychain: self = .release
+            case .forgetKeychain: self = .forget
+            default: self = .lock
+            }
         default:
             return nil
         }
