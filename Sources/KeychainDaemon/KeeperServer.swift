@@ -175,6 +175,10 @@ package final class KeeperServer: Sendable {
                 file.lock()
                 logger.info("keeper: locked a user's keychain", metadata: ["user": "\(user)"])
                 return (errSecSuccess, .init(.locked))
+            case .status:
+                guard let file = try keychains.keychain(forUser: user, create: false) else { return (errSecNoSuchKeychain, nil) }
+                guard file.hasPassword else { return (errSecSuccess, .init(.hasNoPassword)) }
+                return (errSecSuccess, .init(file.isLocked ? .locked : .unlocked))
             case .forget:
                 guard try keychains.forget(forUser: user) else { return (errSecNoSuchKeychain, nil) }
                 logger.info("keeper: deleted a user's keychain, moved out", metadata: ["user": "\(user)"])

@@ -18,6 +18,7 @@ struct KeeperKeychainCallTests {
         .release,
         .forget,
         .lock,
+        .status,
     ])
     func aCallReadsBackAsItWent(_ call: KeeperKeychainCall) {
         guard case .keychainCall(let read) = KeeperKeychainCall.classify(call.call.bytes) else {
@@ -40,7 +41,7 @@ struct KeeperKeychainCallTests {
 
     /// A move names no user: a call that tries (to move someone else's keychain) is malformed.
     @Test func aMoveThatNamesAUserIsMalformed() {
-        for operation in [KeeperCall.Operation.adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain] {
+        for operation in [KeeperCall.Operation.adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain, .keychainStatus] {
             var entries = [KeeperEntry(key: .string("user"), value: .integer(0))]
             if operation == .adoptKeychain {
                 entries += [KeeperEntry(key: .string("keychain"), value: .data(Data([1]))),

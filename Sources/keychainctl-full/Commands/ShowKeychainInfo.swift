@@ -24,8 +24,9 @@ struct ShowKeychainInfo: ParsableCommand {
             program and its process, or nobody, or that there is no session bus; then a \
             programs: line saying how SecItem programs of this environment hold the keychain \
             (SWIFT_KEYCHAIN_KEEPER): embedded, opening the file, or served by keychaind's keeper. \
-            Served, without a keychain named, only the secrets: and programs: lines are printed \
-            (the keeper holds the file), and --locked-status is refused.
+            Served, without a keychain named, the keeper is asked whether the keychain it holds \
+            for you is locked, and only that and the secrets: and programs: lines are printed \
+            (the keeper holds the file); --locked-status works as for a file.
 
             With --locked-status nothing is printed: the exit status says whether the keychain is \
             locked (36, as errSecInteractionNotAllowed) or not (0), for scripts: \
@@ -51,11 +52,22 @@ struct ShowKeychainInfo: ParsableCommand {
     func run() throws {
         if location.named(keychains).isEmpty, let socket = try KeychainSession.servedSocket() {
             // The keeper holds the keychain; what this environment can say without opening it.
+            let (status, reply) = KeeperKeychainCall.status.send(to: socket)
+            let context = "SecKeychainGetStatus \(socket)"
+            guard status == errSecSuccess, let outcome = reply?.outcome, [.locked, .unlocked, .hasNoPassword].contains(outcome) else {
+                throw KeeperChoice.failure(status == errSecSuccess ? errSecDecode : status, context, socket: socket)
+            }
             if lockedStatus {
-                try KeychainSession.refuseWhenServed("SecKeychainGetStatus")
+                if outcome == .locked { throw ExitCode(Self.lockedExitStatus) }
                 return
             }
             Console.err("Keychain served by keychaind at \(socket)\n")
+            let state = switch outcome {
+            case .locked: "locked"
+            case .unlocked: "unlocked"
+            default: "never locks (no password)"
+            }
+            Console.out("state:      \(state)\n")
             Console.out("secrets:    \(SecretServiceProvider.describe())\n")
             Console.out("programs:   \(Self.keeperLine())\n")
             return

@@ -120,7 +120,8 @@ struct SystemKeeperTests {
         #expect(results[4].stdout.contains("keychain: \"\(keeper.socket)\""), "\(results[4])")
         #expect(results[7].status == 44, "keychainctl is given the shared group, not the app's: \(results[7])")
         #expect(results[8].status == 53 && results[8].stderr.contains("served by keychaind at \(keeper.socket)"), "\(results[8])")
-        #expect(results[9].status == 0 && results[9].stdout.contains("programs:   served by keychaind at \(keeper.socket)"), "\(results[9])")
+        #expect(results[9].status == 0 && results[9].stdout.contains("programs:   served by keychaind at \(keeper.socket)")
+                    && results[9].stdout.contains("state:      never locks (no password)"), "\(results[9])")
         #expect(results[10].status == 0 && results[10].stderr.contains("password has been deleted."), "\(results[10])")
         #expect(results[11].status == 44, "\(results[11])")
         #expect(!FileManager.default.fileExists(atPath: ann.loginKeychain.path), "keychainctl opened no file of its own")
@@ -282,11 +283,15 @@ struct SystemKeeperTests {
         #expect(unlocked[2].status == 0 && unlocked[3].stdout == "found item-secret\n", "\(unlocked)\n\(keeper.log)")
         // And locks it again, for every served program, without a restart.
         let locked = try ann.runSession([
+            keeper.keychainctl(ann, ["show-keychain-info", "--locked-status"]),
             keeper.keychainctl(ann, ["lock-keychain"]),
             try keeper.client(ann, ["find", "pam-test", "alice"]),
+            keeper.keychainctl(ann, ["show-keychain-info", "--locked-status"]),
+            keeper.keychainctl(ann, ["show-keychain-info"]),
             keeper.keychainctl(ann, ["unlock-keychain", "--password-fd", "-"], stdin: ann.password + "\n"),
         ])
-        #expect(locked[0].status == 0 && locked[1].stdout == "status -25308\n" && locked[2].status == 0, "\(locked)\n\(keeper.log)")
+        #expect(locked[0].status == 0 && locked[1].status == 0 && locked[2].stdout == "status -25308\n", "\(locked)\n\(keeper.log)")
+        #expect(locked[3].status == 36 && locked[4].stdout.contains("state:      locked") && locked[5].status == 0, "\(locked)")
 
         // A second keychain does not replace the one the keeper holds, and stays where it is.
         let refused = try ann.runSession([

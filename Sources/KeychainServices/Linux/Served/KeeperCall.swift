@@ -23,7 +23,7 @@ struct KeeperCall: Equatable, Sendable {
         /// SecKeyCreateRandomKey's two halves (``SecItemImplementation/addAll(_:)``).
         case addAll
         /// A call on a keychain rather than its items (``KeeperKeychainCall``).
-        case unlockKeychain, changeKeychainPassword, adoptKeychain, releaseKeychain, forgetKeychain, lockKeychain
+        case unlockKeychain, changeKeychainPassword, adoptKeychain, releaseKeychain, forgetKeychain, lockKeychain, keychainStatus
     }
 
     var operation: Operation

@@ -30,6 +30,9 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     case forget
     /// Locks the caller's keychain in the keeper, for every program it serves.
     case lock
+    /// Says whether the caller's keychain is locked (``Outcome/locked``, ``Outcome/unlocked``
+    /// or ``Outcome/hasNoPassword``), changing nothing.
+    case status
 
     /// What the keeper did, as its answer says it.
     package enum Outcome: String, Sendable {
@@ -51,11 +54,11 @@ package enum KeeperKeychainCall: Sendable, Equatable {
     package var user: UInt32? {
         switch self {
         case .unlock(let user, _, _), .changePassword(let user, _, _): return user
-        case .adopt, .release, .forget, .lock: return nil
+        case .adopt, .release, .forget, .lock, .status: return nil
         }
     }
 
-    private static let operations: [KeeperCall.Operation] = [.unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain]
+    private static let operations: [KeeperCall.Operation] = [.unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain, .keychainStatus]
 
     /// Whose keychain this is for, once the keeper has checked that the caller may ask; nil
     /// when it may not: a sandboxed caller never, another user's keychain only for root.
@@ -154,6 +157,8 @@ package enum KeeperKeychainCall: Sendable, Equatable {
             operation = .forgetKeychain
         case .lock:
             operation = .lockKeychain
+        case .status:
+            operation = .keychainStatus
         }
         return KeeperCall(operation: operation, query: .dictionary(entries), changes: .null, wantsResult: true)
     }
@@ -198,12 +203,13 @@ package enum KeeperKeychainCall: Sendable, Equatable {
             let image = try bytes(Key.keychain), deviceKey = try bytes(Key.deviceKey)
             let syncState = fields[Key.syncState] == nil ? nil : try bytes(Key.syncState)
             self = .adopt(MovedKeychain(image: image, deviceKey: deviceKey, syncState: syncState))
-        case .releaseKeychain, .forgetKeychain, .lockKeychain:
+        case .releaseKeychain, .forgetKeychain, .lockKeychain, .keychainStatus:
             guard user == nil else { throw .malformed }
             switch call.operation {
             case .releaseKeychain: self = .release
             case .forgetKeychain: self = .forget
-            default: self = .lock
+            case .lockKeychain: self = .lock
+            default: self = .status
             }
         default:
             return nil

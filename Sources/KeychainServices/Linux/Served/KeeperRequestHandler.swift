@@ -41,7 +41,7 @@ package enum KeeperRequestHandler {
             return KeeperAnswer(status: error.status, result: .null)
         }
         switch call.operation {
-        case .unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain:
+        case .unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain, .keychainStatus:
             // The keeper answers these itself (KeeperKeychainCall): it decides whose keychain.
             return KeeperAnswer(status: errSecParam, result: .null)
         case .add, .copyMatching, .update, .delete, .addAll:
@@ -62,7 +62,7 @@ package enum KeeperRequestHandler {
             case .update:
                 guard let changes = try? call.changes.object() as? NSDictionary else { return errSecParam }
                 return SecItemImplementation.update(query, changes)
-            case .addAll, .unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain:
+            case .addAll, .unlockKeychain, .changeKeychainPassword, .adoptKeychain, .releaseKeychain, .forgetKeychain, .lockKeychain, .keychainStatus:
                 return errSecParam  // answered above
             }
         }
