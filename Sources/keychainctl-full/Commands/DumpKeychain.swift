@@ -22,6 +22,9 @@ struct DumpKeychain: ParsableCommand {
             With --json the items of every keychain given are printed as one JSON array of \
             objects, as `find-generic-password --json` prints one (an empty keychain prints \
             []); with -d each object has the password.
+
+            Where SWIFT_KEYCHAIN_KEEPER names a keeper, the items listed are those the keeper \
+            lets keychainctl see, and those that need authentication are left out.
             """)
 
     @Flag(name: .customShort("d"), help: "Include each item's password (its decrypted data).")
@@ -44,6 +47,11 @@ struct DumpKeychain: ParsableCommand {
         // JSON is printed only once every keychain has been read, so a failure prints no
         // partial array.
         var objects: [[String: Any]] = []
+        if location.named(keychains).isEmpty, let socket = try KeychainSession.servedSocket() {
+            try dumpServed(socket: socket, into: &objects)
+            if json { Console.out(ItemJSON.text(objects)) }
+            return
+        }
         for target in KeychainSession.targets(location.named(keychains)) {
             try CommandFailure.about(target) { () throws(CommandFailure) in try dump(target, into: &objects) }
         }
@@ -90,6 +98,39 @@ struct DumpKeychain: ParsableCommand {
         if skipped > 0 {
             Console.err(ItemAuthenticationText.skippedNote(skipped, keychainPath: target.url.path,
                                                            why: includeData ? Self.noOneToAsk : Self.askedOnlyWithData))
+        }
+    }
+
+    /// Served: every password item the keeper lets this program see (its groups, not an
+    /// administrator's), as SecItemCopyMatching returns them; the items that need the user are
+    /// left out (kSecUseAuthenticationUISkip), as the keeper, not keychainctl, would ask.
+    private func dumpServed(socket: String, into objects: inout [[String: Any]]) throws(CommandFailure) {
+        let keychain = URL(fileURLWithPath: socket)
+        for kind in [PasswordCommandSyntax.Item.internet, .generic] {
+            var query: [String: Any] = [
+                kSecClass as String: kind == .generic ? kSecClassGenericPassword : kSecClassInternetPassword,
+                kSecMatchLimit as String: kSecMatchLimitAll, kSecReturnAttributes as String: true,
+                kSecAttrSynchronizable as String: kSecAttrSynchronizableAny,
+                kSecUseAuthenticationUI as String: kSecUseAuthenticationUISkip,
+            ]
+            if includeData { query[kSecReturnData as String] = true }
+            if let accessGroup = group.accessGroup { query[kSecAttrAccessGroup as String] = accessGroup }
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(query as CFDictionary, &result)
+            if status == errSecItemNotFound { continue }
+            guard status == errSecSuccess, let items = result as? [[String: Any]] else {
+                throw CommandFailure.status(status == errSecSuccess ? errSecInternal : status, Self.searchContext)
+            }
+            for item in items {
+                let secret = item[kSecValueData as String] as? Data
+                if json {
+                    objects.append(ItemJSON.object(item, kind: kind, keychain: keychain, secret: includeData ? (secret ?? Data()) : nil))
+                    continue
+                }
+                var text = ItemPrinter.render(item, kind: kind, keychain: keychain)
+                if includeData { text += "data:\n" + SecurityFormat.buffer(Array(secret ?? Data())) + "\n" }
+                Console.out(text)
+            }
         }
     }
 

@@ -27,7 +27,7 @@ struct KeeperChoice: ParsableArguments {
     static func failure(_ status: OSStatus, _ context: String, socket: String) -> CommandFailure {
         switch status {
         case errSecNotAvailable:
-            return .status(status, context, hint: "No keeper answers at \(socket): start it (systemctl start swift-keychain-keeper, or keychaind --system).")
+            return .status(status, context, hint: "No keeper answers at \(socket): start it (the system keeper: systemctl enable --now swift-keychain-keeper.socket; this session's: keychaind --keeper, or systemctl --user enable --now keychaind.socket).")
         case errSecDuplicateKeychain:
             return .status(status, context, hint: "The keeper already holds a keychain for you; move that one out first (move-keychain-from-keeper).")
         case errSecNoSuchKeychain:

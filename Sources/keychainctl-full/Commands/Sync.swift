@@ -23,6 +23,9 @@ struct Sync: ParsableCommand {
     static let executableName = "keychain-sync"
 
     func run() throws {
+        // keychain-sync opens the keychain file; the keeper holds it when served (server-setup
+        // only prints SQL).
+        if arguments.first != "server-setup" { try KeychainSession.refuseWhenServed("sync") }
         guard let path = Sync.locate() else {
             throw CommandFailure.general("sync", "\(Sync.executableName) was not found beside keychainctl or on PATH", hint: "install it next to keychainctl (swift build --traits Sync --product keychain-sync)")
         }

@@ -17,6 +17,16 @@ import KeychainctlPasswords
 /// not found; the keeper, not keychainctl, asks for an item's authentication.
 enum ServedPasswordCommand {
     static func run(_ request: PasswordRequest, socket: String) throws(CommandFailure) {
+        do {
+            try runServed(request, socket: socket)
+        } catch {
+            // A keeper that does not answer: say which, and how to start it.
+            throw error.status == errSecNotAvailable && error.hint == StatusText.hint(errSecNotAvailable)
+                ? KeeperChoice.failure(errSecNotAvailable, error.context, socket: socket) : error
+        }
+    }
+
+    private static func runServed(_ request: PasswordRequest, socket: String) throws(CommandFailure) {
         guard request.keychains.isEmpty else {
             throw CommandFailure(status: errSecNotAvailable, context: request.commandName,
                                  message: "A keychain named on the command line is a file, and this environment's keychain is served by keychaind at \(socket).",

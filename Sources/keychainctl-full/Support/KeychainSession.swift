@@ -65,7 +65,7 @@ enum KeychainSession {
     }
 
     /// What a user does to work on the file after all.
-    static let embeddedHint = "Served, keychainctl runs only the password commands (find, add and delete of generic and internet passwords) and never opens the file; run it with \(KeychainKeeper.environmentVariable)=embedded to work on a keychain file."
+    static let embeddedHint = "Served, keychainctl runs the password commands, dump-keychain, lock-keychain, unlock-keychain and show-keychain-info through the keeper and never opens the file; run it with \(KeychainKeeper.environmentVariable)=embedded to work on a keychain file."
 
     /// Refuses to open a keychain file in a served environment: the keeper holds the keychain,
     /// and a command that opened the file would work on another copy, or on none.

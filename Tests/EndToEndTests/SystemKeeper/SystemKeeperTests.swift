@@ -109,6 +109,7 @@ struct SystemKeeperTests {
             try keeper.client(ann, app: "org.example.Notes", ["add", "notes", "ann", "secret-of-notes"]),
             keeper.keychainctl(ann, ["find-generic-password", "-s", "notes"]),
             keeper.keychainctl(ann, ["dump-keychain"]),
+            keeper.keychainctl(ann, ["export", "-o", ann.home.appendingPathComponent("backup").path, "-P", "pw"]),
             keeper.keychainctl(ann, ["show-keychain-info"]),
             keeper.keychainctl(ann, ["delete-generic-password", "-s", "web"]),
             keeper.keychainctl(ann, ["find-generic-password", "-s", "web"]),
@@ -119,11 +120,13 @@ struct SystemKeeperTests {
                 "\(results[3...5])")
         #expect(results[4].stdout.contains("keychain: \"\(keeper.socket)\""), "\(results[4])")
         #expect(results[7].status == 44, "keychainctl is given the shared group, not the app's: \(results[7])")
-        #expect(results[8].status == 53 && results[8].stderr.contains("served by keychaind at \(keeper.socket)"), "\(results[8])")
-        #expect(results[9].status == 0 && results[9].stdout.contains("programs:   served by keychaind at \(keeper.socket)")
-                    && results[9].stdout.contains("state:      never locks (no password)"), "\(results[9])")
-        #expect(results[10].status == 0 && results[10].stderr.contains("password has been deleted."), "\(results[10])")
-        #expect(results[11].status == 44, "\(results[11])")
+        #expect(results[8].status == 0 && results[8].stdout.contains("\"svce\"<blob>=\"web\"")
+                    && !results[8].stdout.contains("notes") && !results[8].stdout.contains("secret-of"), "\(results[8])")
+        #expect(results[9].status == 53 && results[9].stderr.contains("served by keychaind at \(keeper.socket)"), "\(results[9])")
+        #expect(results[10].status == 0 && results[10].stdout.contains("programs:   served by keychaind at \(keeper.socket)")
+                    && results[10].stdout.contains("state:      never locks (no password)"), "\(results[10])")
+        #expect(results[11].status == 0 && results[11].stderr.contains("password has been deleted."), "\(results[11])")
+        #expect(results[12].status == 44, "\(results[12])")
         #expect(!FileManager.default.fileExists(atPath: ann.loginKeychain.path), "keychainctl opened no file of its own")
         #expect(!FileManager.default.fileExists(atPath: ann.home.appendingPathComponent(".config/swift-keychain/device-key").path))
     }
