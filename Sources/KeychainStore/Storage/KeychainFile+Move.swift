@@ -88,6 +88,34 @@ extension KeychainFile {
         }
     }
 
+    /// Leaves the note that the keychain at `url` now lives in the keeper `keeper` (as
+    /// `SWIFT_KEYCHAIN_KEEPER` names it) (``KeychainPaths/movedMarker(forKeychain:)``).
+    package static func markMovedToKeeper(_ url: URL, keeper: String) throws(KeychainStoreError) {
+        let marker = KeychainPaths.movedMarker(forKeychain: url)
+        unlink(marker.path)
+        _ = try SecureFile.createExclusively(marker, contents: Data(keeper.utf8))
+    }
+
+    /// Removes that note, once the keychain is back.
+    package static func clearMovedToKeeper(_ url: URL) {
+        unlink(KeychainPaths.movedMarker(forKeychain: url).path)
+    }
+
+    /// `errSecNotAvailable` when a keychain is to be created at `url` but the one that was there
+    /// moved into a keeper.
+    static func refuseIfMovedToKeeper(_ url: URL) throws(KeychainStoreError) {
+        let marker = KeychainPaths.movedMarker(forKeychain: url)
+        guard let note = try? SecureFile.read(marker) else {
+            // Any note refuses; the keeper is named when it can be read.
+            guard FileManager.default.fileExists(atPath: marker.path) else { return }
+            throw KeychainStoreError(status: SecStatus.notAvailable, reason: "the keychain at \(url.path) was moved into a keeper (\(marker.path))")
+        }
+        let keeper = String(decoding: note.prefix(4096), as: UTF8.self)
+        throw KeychainStoreError(status: SecStatus.notAvailable, reason: """
+            the keychain at \(url.path) was moved into the keeper \(keeper): run programs with             SWIFT_KEYCHAIN_KEEPER=\(keeper), or move it back (keychainctl move-keychain-from-keeper);             deleting \(marker.path) lets a new keychain be made here
+            """)
+    }
+
     /// `errSecDuplicateKeychain`: something of the keychain's is already where it would go.
     private static func alreadyThere(_ reason: String) -> KeychainStoreError {
         KeychainStoreError(status: SecStatus.duplicateKeychain, reason: reason)

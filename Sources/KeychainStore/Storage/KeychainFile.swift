@@ -179,6 +179,7 @@ public final class KeychainFile: Sendable {
         for suffix in ["-wal", "-shm"] { _ = try SecureFile.checkPrivateFile(path + suffix) }
         let exists = try SecureFile.checkPrivateFile(path)
         guard exists || create else { throw .init(status: SecStatus.noSuchKeychain, reason: "no keychain at '\(path)'") }
+        if !exists { try refuseIfMovedToKeeper(url) }
         // The default device key is made only together with a new keychain: for an existing one,
         // a missing key is an error, not a reason to invent a key that cannot open it.
         let key: DeviceKey

@@ -26,6 +26,14 @@ package enum KeychainPaths {
         URL(fileURLWithPath: keychain.path + ".sync")
     }
 
+    /// The note `keychainctl move-keychain-to-keeper` leaves where the keychain at `keychain`
+    /// was (`<keychain>.moved-to-keeper`, naming the keeper): while it is there no new keychain
+    /// is made at that path, so a program not yet switched over fails rather than keep new
+    /// secrets in a file every process of the user can read.
+    package static func movedMarker(forKeychain keychain: URL) -> URL {
+        URL(fileURLWithPath: keychain.path + ".moved-to-keeper")
+    }
+
     static func dataHome(environment: [String: String]) -> URL {
         if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg, isDirectory: true) }
         return home(environment).appendingPathComponent(".local/share", isDirectory: true)

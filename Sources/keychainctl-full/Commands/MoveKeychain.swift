@@ -76,6 +76,12 @@ struct MoveKeychainToKeeper: ParsableCommand {
         file.forgetSharedUnlockState()
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
         try? FileManager.default.removeItem(at: KeychainPaths.syncState(forKeychain: url))
+        // So that a program not switched over fails instead of starting a new, readable file here.
+        do {
+            try KeychainFile.markMovedToKeeper(url, keeper: choice.keeper)
+        } catch {
+            Console.err("\(Console.programName): warning: no note was left at \(KeychainPaths.movedMarker(forKeychain: url).path) (\(error.reason)); a program run without \(KeychainKeeper.environmentVariable) will start a new keychain there\n")
+        }
         Console.out("moved \(url.path) into the keeper at \(socket); programs reach it with \(KeychainKeeper.environmentVariable)=\(choice.keeper)\n")
     }
 }
@@ -113,6 +119,7 @@ struct MoveKeychainFromKeeper: ParsableCommand {
             throw CommandFailure.engine(error, context, hint: error.status == errSecDuplicateKeychain
                 ? "Your device key differs from the one this keychain was made with; the keychain stays in the keeper." : nil)
         }
+        KeychainFile.clearMovedToKeeper(url)
         let (forgotten, _) = KeeperKeychainCall.forget.send(to: socket)
         guard forgotten == errSecSuccess else {
             throw KeeperChoice.failure(forgotten, "\(context) (the keychain is at \(url.path); the keeper kept its copy too)", socket: socket)

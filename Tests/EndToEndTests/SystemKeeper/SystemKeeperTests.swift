@@ -270,6 +270,16 @@ struct SystemKeeperTests {
         #expect(!FileManager.default.fileExists(atPath: home) && !FileManager.default.fileExists(atPath: home + ".sync"),
                 "the readable copy at home is gone")
         #expect((try? String(contentsOfFile: keeperSyncState, encoding: .utf8)) == syncState)
+
+        // A program not switched over fails, naming the keeper, instead of starting a new
+        // keychain at home that every process of the user could read.
+        let notSwitched = try ann.runSession([
+            SessionStep(arguments: [try HelperRunner.binary("keychain-served-client").path, "add", "late", "ann", "secret-at-home"], asUser: true),
+            ann.keychainctl(["find-generic-password", "-s", "pam-test"]),
+        ])
+        #expect(notSwitched[0].stdout == "status -25291\n", "\(notSwitched[0])")
+        #expect(notSwitched[1].status == 53 && notSwitched[1].stderr.contains("moved into the keeper \(keeper.socket)"), "\(notSwitched[1])")
+        #expect(!FileManager.default.fileExists(atPath: home), "no new keychain at home")
         #expect(FileManager.default.fileExists(atPath: keeper.keychain(ofUser: ann.uid).path))
 
         // keychainctl, served, hands the keeper the password: a wrong one is refused, the right
@@ -297,11 +307,17 @@ struct SystemKeeperTests {
         #expect(locked[3].status == 36 && locked[4].stdout.contains("state:      locked") && locked[5].status == 0, "\(locked)")
 
         // A second keychain does not replace the one the keeper holds, and stays where it is.
-        let refused = try ann.runSession([
+        // (Making one at home at all takes deleting the note first.)
+        let attempts = try ann.runSession([
+            ann.keychainctl(["create-keychain", "-P", "login"], stdin: "another-password\n"),
+            SessionStep(arguments: ["/bin/rm", home + ".moved-to-keeper"], asUser: true),
             ann.keychainctl(["create-keychain", "-P", "login"], stdin: "another-password\n"),
             moveIn,
             ann.keychainctl(["delete-keychain", "login"]),
         ])
+        #expect(attempts[0].status == 53 && attempts[0].stderr.contains("moved into the keeper"), "\(attempts[0])")
+        #expect(attempts[2].status == 0, "\(attempts[2])")
+        let refused = Array(attempts.dropFirst(2))
         #expect(refused[1].status == 48 && refused[1].stderr.contains("move that one out first"), "errSecDuplicateKeychain: \(refused)")
         #expect(refused[2].status == 0, "the second keychain stayed at home: \(refused[2])")
         #expect(try ann.runSession([try keeper.client(ann, ["find", "pam-test", "alice"])])[0].stdout == "found item-secret\n")
@@ -328,6 +344,7 @@ struct SystemKeeperTests {
         #expect(after[3].stdout == "status -25300\n", "\(after[3])")
         #expect(after[4].status != 0 && after[4].stderr.contains("already"), "\(after[4])")
         #expect(FileManager.default.fileExists(atPath: home))
+        #expect(!FileManager.default.fileExists(atPath: home + ".moved-to-keeper"), "the note is gone with the keychain back")
         #expect(!keeper.log.contains("item-secret") && !keeper.log.contains(ann.password))
     }
 }
