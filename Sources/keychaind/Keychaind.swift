@@ -131,7 +131,9 @@ struct Keychaind: ParsableCommand {
         do {
             file = try KeychainFile.open(at: path)
         } catch {
-            logger.critical("the keychain could not be opened", metadata: ["path": "\(path.path)", "status": "\(error.status)"])
+            logger.critical("the keychain could not be opened", metadata: [
+                "path": "\(path.path)", "status": "\(error.status)", "reason": "\(error.reason)",
+            ])
             throw ExitCode(1)
         }
         let sshAgentServer = sshAgent ? try SSHAgentService.start(file: file, logger: logger) : nil

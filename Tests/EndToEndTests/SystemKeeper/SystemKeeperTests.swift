@@ -160,6 +160,12 @@ struct SystemKeeperTests {
         #expect(results[1].status == 0, "\(results[1])")
         #expect(FileManager.default.fileExists(atPath: keeper.keychain(ofUser: ann.uid).path))
         #expect(!FileManager.default.fileExists(atPath: ann.loginKeychain.path), "the program never opened a file of its own")
+        // Seed 001 (an item only the device owner may read) answers served as it answers embedded.
+        let seed = try HelperRunner.binary("seed-access-control").path
+        let both = try ann.runSession(["save", "read"].flatMap { command in
+            [try keeper.served(ann, "seed-access-control", [command]), SessionStep(arguments: [seed, command], asUser: true)]
+        })
+        #expect(both[0].stdout == both[1].stdout && both[2].stdout == both[3].stdout && !both[0].stdout.isEmpty, "\(both)")
     }
 
     @Test("A login hands the password to the keeper: it creates, locks at the keeper's restart, unlocks again, and follows a password change")
