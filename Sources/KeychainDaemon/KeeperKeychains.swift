@@ -84,9 +84,22 @@ package final class SystemKeychains: KeeperKeychains {
     package func adopt(_ moved: MovedKeychain, forUser uid: UInt32) throws(KeychainStoreError) {
         try opened.withLock { opened throws(KeychainStoreError) in
             let layout = layout(forUser: uid)
-            // One it holds already (even one a served call created) is never overwritten.
-            guard opened[uid] == nil, !FileManager.default.fileExists(atPath: layout.keychain.path) else {
-                throw KeychainStoreError(status: SecStatus.duplicateKeychain, reason: "the keeper already holds a keychain for this user")
+            // One it holds already is never overwritten, unless it holds no item at all (one a
+            // served call or a login's auto_create made before the move): replacing that loses
+            // nothing.
+            if opened[uid] != nil || FileManager.default.fileExists(atPath: layout.keychain.path) {
+                let held: KeychainFile
+                if let open = opened[uid] {
+                    held = open
+                } else {
+                    held = try KeychainFile.open(at: layout.keychain, deviceKey: try DeviceKey.load(from: layout.deviceKey, create: false), create: false)
+                }
+                guard try held.holdsNoItems() else {
+                    throw KeychainStoreError(status: SecStatus.duplicateKeychain, reason: "the keeper already holds a keychain with items for this user")
+                }
+                held.forgetSharedUnlockState()
+                opened[uid] = nil
+                for suffix in ["", "-wal", "-shm"] { unlink(layout.keychain.path + suffix) }
             }
             try Self.makeFolders(layout)
             // A device key or sync state left behind by a keychain moved out earlier is not this one's.

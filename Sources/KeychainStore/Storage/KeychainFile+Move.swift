@@ -88,6 +88,20 @@ extension KeychainFile {
         }
     }
 
+    /// Whether the keychain holds no item of any class (not even a tombstone): what a keeper may
+    /// replace with a keychain moved in, losing nothing (docs/design-notes.md, "Moving a
+    /// keychain in and out").
+    package func holdsNoItems() throws(KeychainStoreError) -> Bool {
+        try withStateWithoutUse { state throws(KeychainStoreError) -> Bool in
+            for itemClass in ItemClass.allCases {
+                let statement = try state.db.statement("SELECT EXISTS (SELECT 1 FROM \(itemClass.code))")
+                _ = try statement.step()
+                if statement.int64(0) != 0 { return false }
+            }
+            return true
+        }
+    }
+
     /// Leaves the note that the keychain at `url` now lives in the keeper `keeper` (as
     /// `SWIFT_KEYCHAIN_KEEPER` names it) (``KeychainPaths/movedMarker(forKeychain:)``).
     package static func markMovedToKeeper(_ url: URL, keeper: String) throws(KeychainStoreError) {

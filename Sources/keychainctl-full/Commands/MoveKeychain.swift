@@ -29,7 +29,7 @@ struct KeeperChoice: ParsableArguments {
         case errSecNotAvailable:
             return .status(status, context, hint: "No keeper answers at \(socket): start it (the system keeper: systemctl enable --now swift-keychain-keeper.socket; this session's: keychaind --keeper, or systemctl --user enable --now keychaind.socket).")
         case errSecDuplicateKeychain:
-            return .status(status, context, hint: "The keeper already holds a keychain for you; move that one out first (move-keychain-from-keeper).")
+            return .status(status, context, hint: "The keeper already holds a keychain with items for you; move that one out first (move-keychain-from-keeper).")
         case errSecNoSuchKeychain:
             return .status(status, context, hint: "The keeper holds no keychain for you.")
         case errSecUnimplemented:
