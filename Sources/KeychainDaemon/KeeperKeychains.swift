@@ -97,9 +97,8 @@ package final class SystemKeychains: KeeperKeychains {
                 guard try held.holdsNoItems() else {
                     throw KeychainStoreError(status: SecStatus.duplicateKeychain, reason: "the keeper already holds a keychain with items for this user")
                 }
-                held.forgetSharedUnlockState()
                 opened[uid] = nil
-                for suffix in ["", "-wal", "-shm"] { unlink(layout.keychain.path + suffix) }
+                try KeychainFile.deleteKeychain(at: layout.keychain, open: held)
             }
             try Self.makeFolders(layout)
             // A device key or sync state left behind by a keychain moved out earlier is not this one's.
@@ -116,10 +115,11 @@ package final class SystemKeychains: KeeperKeychains {
     }
 
     package func forget(forUser uid: UInt32) throws(KeychainStoreError) -> Bool {
-        opened.withLock { opened in
+        try opened.withLock { opened throws(KeychainStoreError) -> Bool in
             let layout = layout(forUser: uid)
-            guard opened.removeValue(forKey: uid) != nil || FileManager.default.fileExists(atPath: layout.keychain.path) else { return false }
-            for suffix in ["", "-wal", "-shm"] { unlink(layout.keychain.path + suffix) }
+            let held = opened.removeValue(forKey: uid)
+            guard held != nil || FileManager.default.fileExists(atPath: layout.keychain.path) else { return false }
+            try KeychainFile.deleteKeychain(at: layout.keychain, open: held)
             unlink(layout.deviceKey.path)
             unlink(KeychainPaths.syncState(forKeychain: layout.keychain).path)
             return true

@@ -68,7 +68,7 @@ extension KeychainFile {
         var wroteKeychain = false
         func removeWritten() {
             if wroteKeychain {
-                for suffix in ["", "-wal", "-shm"] { unlink(url.path + suffix) }
+                for file in files(of: url) { unlink(file) }
                 unlink(syncStateURL.path)
             }
             if wroteDeviceKey { unlink(deviceKeyURL.path) }
@@ -126,7 +126,9 @@ extension KeychainFile {
         }
         let keeper = String(decoding: note.prefix(4096), as: UTF8.self)
         throw KeychainStoreError(status: SecStatus.notAvailable, reason: """
-            the keychain at \(url.path) was moved into the keeper \(keeper): run programs with             SWIFT_KEYCHAIN_KEEPER=\(keeper), or move it back (keychainctl move-keychain-from-keeper);             deleting \(marker.path) lets a new keychain be made here
+            the keychain at \(url.path) was moved into the keeper \(keeper): run programs with \
+            SWIFT_KEYCHAIN_KEEPER=\(keeper), or move it back (keychainctl move-keychain-from-keeper); \
+            deleting \(marker.path) lets a new keychain be made here
             """)
     }
 

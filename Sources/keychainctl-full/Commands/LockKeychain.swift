@@ -69,7 +69,7 @@ struct LockKeychain: ParsableCommand {
         case (errSecSuccess, .hasNoPassword?):
             Console.err("\(Console.programName): the keychain served at \(socket) has no password, so it cannot be locked.\n")
         default:
-            throw KeeperChoice.failure(status == errSecSuccess ? errSecDecode : status, context, socket: socket)
+            throw KeeperChoice.failure(status, context, socket: socket)
         }
     }
 

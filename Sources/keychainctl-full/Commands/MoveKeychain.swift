@@ -23,9 +23,12 @@ struct KeeperChoice: ParsableArguments {
         }
     }
 
-    /// A keeper's refusal in words: the statuses a move meets.
+    /// A keeper's refusal in words, for the statuses its keychain calls meet. A success with an
+    /// answer that is not the one asked for is an answer this program cannot read (errSecDecode).
     static func failure(_ status: OSStatus, _ context: String, socket: String) -> CommandFailure {
         switch status {
+        case errSecSuccess:
+            return .status(errSecDecode, context, hint: "The keeper at \(socket) gave an answer to another call: is it another version of keychaind?")
         case errSecNotAvailable:
             return .status(status, context, hint: "No keeper answers at \(socket): start it (the system keeper: systemctl enable --now swift-keychain-keeper.socket; this session's: keychaind --keeper, or systemctl --user enable --now keychaind.socket).")
         case errSecDuplicateKeychain:
@@ -50,7 +53,7 @@ struct MoveKeychainToKeeper: ParsableCommand {
             access control and seals), its sync state and its device key to the keeper, which keeps \
             them where your processes cannot read them, then deletes the file here. Programs then \
             reach it with SWIFT_KEYCHAIN_KEEPER=system. Stop the programs that use the keychain \
-            first: a change they make after the copy is not moved. The device key stays here, for \
+            first: while another process of yours has the file open the move is refused. The device key stays here, for \
             your other keychains. The keychain arrives locked if it has a password; the next \
             login with pam_keychain.so keeper=system unlocks it there, or \
             SWIFT_KEYCHAIN_KEEPER=system keychainctl unlock-keychain.
@@ -62,6 +65,12 @@ struct MoveKeychainToKeeper: ParsableCommand {
         let socket = try choice.socketPath()
         let url = KeychainPaths.defaultKeychain()
         let context = "SecKeychainMove \(url.path)"
+        let holders = OpenFileHolders.of(KeychainFile.files(of: url))
+        guard holders.isEmpty else {
+            throw CommandFailure(status: errSecNotAvailable, context: context,
+                                 message: "The keychain is open in \(holders.joined(separator: ", ")); what they write after the move would be lost.",
+                                 hint: "Stop them first (keychaind: systemctl --user stop keychaind), then move it.")
+        }
         let file: KeychainFile
         let moved: MovedKeychain
         do {
@@ -73,9 +82,12 @@ struct MoveKeychainToKeeper: ParsableCommand {
         let (status, reply) = KeeperKeychainCall.adopt(moved).send(to: socket)
         guard status == errSecSuccess, reply?.outcome == .adopted else { throw KeeperChoice.failure(status, context, socket: socket) }
         // The keeper holds it now; the copy here would be the one every process can read.
-        file.forgetSharedUnlockState()
-        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
-        try? FileManager.default.removeItem(at: KeychainPaths.syncState(forKeychain: url))
+        do {
+            try KeychainFile.deleteKeychain(at: url, open: file)
+            try? FileManager.default.removeItem(at: KeychainPaths.syncState(forKeychain: url))
+        } catch {
+            throw CommandFailure.engine(error, context, hint: "The keeper holds the keychain now; delete the copy here yourself (delete-keychain \(url.path)).")
+        }
         // So that a program not switched over fails instead of starting a new, readable file here.
         do {
             try KeychainFile.markMovedToKeeper(url, keeper: choice.keeper)
@@ -111,7 +123,7 @@ struct MoveKeychainFromKeeper: ParsableCommand {
         }
         let (status, reply) = KeeperKeychainCall.release.send(to: socket)
         guard status == errSecSuccess, let reply, reply.outcome == .released, let moved = reply.moved else {
-            throw KeeperChoice.failure(status == errSecSuccess ? errSecDecode : status, context, socket: socket)
+            throw KeeperChoice.failure(status, context, socket: socket)
         }
         do {
             _ = try KeychainFile.install(moved, at: url, deviceKeyURL: DeviceKey.defaultLocation())

@@ -55,7 +55,7 @@ struct ShowKeychainInfo: ParsableCommand {
             let (status, reply) = KeeperKeychainCall.status.send(to: socket)
             let context = "SecKeychainGetStatus \(socket)"
             guard status == errSecSuccess, let outcome = reply?.outcome, [.locked, .unlocked, .hasNoPassword].contains(outcome) else {
-                throw KeeperChoice.failure(status == errSecSuccess ? errSecDecode : status, context, socket: socket)
+                throw KeeperChoice.failure(status, context, socket: socket)
             }
             if lockedStatus {
                 if outcome == .locked { throw ExitCode(Self.lockedExitStatus) }

@@ -127,7 +127,7 @@ struct UnlockKeychain: ParsableCommand {
         case (errSecAuthFailed, _):
             throw CommandFailure.status(status, context, hint: "The password was not the keychain's; try again.")
         default:
-            throw KeeperChoice.failure(status == errSecSuccess ? errSecDecode : status, context, socket: socket)
+            throw KeeperChoice.failure(status, context, socket: socket)
         }
     }
 }

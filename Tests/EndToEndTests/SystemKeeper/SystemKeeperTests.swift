@@ -268,6 +268,10 @@ struct SystemKeeperTests {
             // A served call before the move made the user an empty keychain in the keeper,
             // which the move replaces: it holds nothing to lose.
             try keeper.client(ann, ["find", "pam-test", "alice"]),
+            // A program holding the file open (keychaind's Secret Service would) would go on
+            // writing to a deleted file: the move refuses while it does.
+            SessionStep(arguments: ["/bin/sh", "-c", "exec 3<\"$0\"; \"$1\" move-keychain-to-keeper --keeper \"$2\"",
+                                    home, ann.keychainctl.path, keeper.socket], asUser: true),
             moveIn,
             // Locked, as it was; a login hands the keeper its password, which is still the same.
             try keeper.client(ann, ["find", "pam-test", "alice"]),
@@ -276,6 +280,8 @@ struct SystemKeeperTests {
         ])
         let before = moved.remove(at: 1)
         #expect(before.stdout == "status -25300\n", "\(before)")
+        let whileOpen = moved.remove(at: 1)
+        #expect(whileOpen.status == 53 && whileOpen.stderr.contains("The keychain is open in sh ("), "\(whileOpen)")
         #expect(moved[1].status == 0 && moved[1].stdout.contains("moved"), "\(moved[1])\n\(keeper.log)")
         #expect(moved[2].stdout == "status -25308\n" && moved[4].stdout == "found item-secret\n", "\(moved)\n\(keeper.log)")
         #expect(!FileManager.default.fileExists(atPath: home) && !FileManager.default.fileExists(atPath: home + ".sync"),
